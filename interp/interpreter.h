@@ -1,0 +1,57 @@
+// The interpreter facade used by the CLI and the REPL: evaluates .tfg source
+// (host statements run at once, ops on graph tensors build the graph, run()
+// executes it through the Session).
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ops/framework/graph.h"
+#include "ops/framework/status.h"
+
+namespace tfg {
+
+struct InterpreterOptions {
+  std::vector<std::string> argv;  // script arguments, visible as `argv`
+  int threads = 0;                // --threads N; 0: one per core
+  uint64_t seed = 0;              // --seed S; 0: nondeterministic
+  bool quiet = false;             // --quiet: no progress lines
+  // `tfg check` / `tfg graph`: build the graph and shape-check it, but run
+  // no kernels: run() returns zero tensors of the fetches' static shapes
+  // (unknown dims taken as 1) and print() prints nothing.
+  bool check_only = false;
+  std::string stdlib_dir;         // where `import nn` finds nn.tfg
+  std::ostream* out = nullptr;    // print() output; null: std::cout
+  std::ostream* err = nullptr;    // warnings; null: std::cerr
+};
+
+class Interpreter {
+ public:
+  explicit Interpreter(InterpreterOptions options);
+  ~Interpreter();
+
+  // Runs a whole script. A failing assert is an error with Code::kAborted.
+  Status RunFile(const std::string& path);
+  Status RunSource(const std::string& path, const std::string& text);
+
+  // REPL: evaluates one complete chunk (one or more statements) in the
+  // persistent top-level scope. When the chunk is a single expression
+  // statement whose value is not none, returns its printed form (a graph
+  // tensor is run and its value printed); else "".
+  Result<std::string> EvalInteractive(const std::string& text);
+  // Names visible at top level plus every op and builtin starting with
+  // `prefix`, sorted, for tab completion.
+  std::vector<std::string> Completions(const std::string& prefix) const;
+
+  const Graph& graph() const;
+  // The graph in Graphviz dot syntax (nodes labelled name/op, edges dtype+shape).
+  std::string GraphToDot() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tfg

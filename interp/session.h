@@ -1,0 +1,69 @@
+// A Session runs (parts of) a graph. run(fetches, feed) prunes the graph to
+// what the fetches need, prepares a plan (kernels created, device assigned,
+// execution order and dependency counts computed) and caches it per
+// (fetches, feeds, targets) signature, so a training loop's repeated runs do
+// no graph work. Variables and other state persist in the session's
+// ResourceMgr across runs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "ops/framework/graph.h"
+#include "ops/framework/resource_mgr.h"
+#include "ops/framework/tensor.h"
+
+namespace tfg {
+
+class Device;
+class DeviceSet;
+
+struct SessionOptions {
+  int inter_op_threads = 0;  // 0: one per core
+  int intra_op_threads = 0;  // 0: one per core
+  uint64_t seed = 0;         // --seed; 0: nondeterministic
+};
+
+struct RunOptions {
+  double timeout_seconds = 0;  // 0: none
+};
+
+class Session {
+ public:
+  Session(const Graph* graph, SessionOptions options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Feeds replace the values of the given outputs (usually placeholders);
+  // each feed is checked against the output's dtype and static shape.
+  // Returns one tensor per fetch. Errors from kernels carry the span of the
+  // node that failed and name it.
+  Result<std::vector<Tensor>> Run(const std::vector<std::pair<Output, Tensor>>& feeds,
+                                  const std::vector<Output>& fetches, const std::vector<Node*>& targets,
+                                  const RunOptions& options = {});
+
+  // Runs one op at once on host tensors (eager evaluation of ops whose
+  // inputs are all host values) on the CPU device.
+  Result<std::vector<Tensor>> RunEager(const OpDef& op, AttrMap attrs, const std::vector<Tensor>& inputs,
+                                       const SourceSpan& span);
+
+  ResourceMgr* resources() { return &resources_; }
+  Device* cpu_device();
+  const SessionOptions& options() const { return options_; }
+  // How many plans were prepared so far (the plan cache's misses).
+  int64_t plans_built() const;
+  // How many runs have completed.
+  int64_t runs() const;
+
+ private:
+  struct Impl;
+  const Graph* graph_;
+  SessionOptions options_;
+  ResourceMgr resources_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tfg
