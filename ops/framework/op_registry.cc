@@ -36,6 +36,15 @@ OpDefBuilder& OpDefBuilder::InputList(std::string name, std::string type, std::s
   return *this;
 }
 
+OpDefBuilder& OpDefBuilder::VariableInput(std::string name, std::string type) {
+  def_.params.push_back({false, static_cast<int>(def_.variables.size()), true});
+  def_.variables.push_back(name);
+  def_.attrs.push_back({name, AttrType::kString, std::nullopt, {}, false, "shared name of the variable"});
+  def_.attrs.push_back({name + "_container", AttrType::kString, std::string(), {}, false, "its container"});
+  variable_types_.push_back(std::move(type));
+  return *this;
+}
+
 OpDefBuilder& OpDefBuilder::Output(std::string name, std::string type) {
   def_.outputs.push_back({std::move(name), std::move(type), false, ""});
   return *this;
@@ -95,10 +104,13 @@ OpDef OpDefBuilder::Build() && {
     for (const ArgDef& in : def_.inputs) {
       if (in.type == a.name) a.inferred = true;
     }
+    for (const std::string& t : variable_types_) {
+      if (t == a.name) a.inferred = true;
+    }
   }
   std::vector<ParamRef> params;
   for (const ParamRef& p : def_.params) {
-    if (!p.is_input && def_.attrs[p.index].inferred) continue;
+    if (!p.is_input && !p.is_variable && def_.attrs[p.index].inferred) continue;
     params.push_back(p);
   }
   def_.params = std::move(params);

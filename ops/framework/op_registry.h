@@ -61,7 +61,8 @@ struct AttrDef {
 // A parameter of the script-level call, in declaration order.
 struct ParamRef {
   bool is_input;
-  int index;  // into OpDef::inputs or OpDef::attrs
+  int index;  // into OpDef::inputs, OpDef::attrs, or (is_variable) OpDef::variables
+  bool is_variable = false;
 };
 
 struct OpDef {
@@ -70,6 +71,10 @@ struct OpDef {
   std::vector<ArgDef> outputs;
   std::vector<AttrDef> attrs;
   std::vector<ParamRef> params;
+  // Variable parameters (VariableInput): the script passes a variable; the
+  // node refers to it by the string attrs `<name>` (its shared name) and
+  // `<name>_container`, and its kernel finds it in the ResourceMgr.
+  std::vector<std::string> variables;
   ShapeFn shape_fn;       // null: outputs of unknown shape
   GradFn grad_fn;         // null: see no_gradient_reason
   std::string no_gradient_reason;  // "integer output", "stateful", ... or empty
@@ -90,6 +95,10 @@ class OpDefBuilder {
   // unless `count_attr` is given.
   OpDefBuilder& InputList(std::string name, std::string type, std::string count_attr = "");
   OpDefBuilder& Output(std::string name, std::string type);
+  // A variable the op reads or updates in place (optimizer apply ops,
+  // scatter updates). `type` names the type attr bound to the variable's
+  // dtype (keyword-only, like an inferred type attr).
+  OpDefBuilder& VariableInput(std::string name, std::string type);
   // `count_attr` (an int attr declared on the op) gives the number of outputs.
   OpDefBuilder& OutputList(std::string name, std::string type, std::string count_attr);
   // A dtype attribute. When some input is declared with this type it is
@@ -108,6 +117,7 @@ class OpDefBuilder {
 
  private:
   OpDef def_;
+  std::vector<std::string> variable_types_;
 };
 
 struct KernelDef {

@@ -1,0 +1,297 @@
+#include "interp/cli.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+
+#include "interp/interpreter.h"
+#include "interp/op_docs.h"
+#include "interp/repl.h"
+#include "ops/framework/op_registry.h"
+
+#ifndef TFG_VERSION
+#define TFG_VERSION "0.0.0"
+#endif
+#ifndef TFG_STDLIB_DIR
+#define TFG_STDLIB_DIR "stdlib"
+#endif
+
+namespace tfg::cli {
+namespace {
+
+// ------------------------------------------------------------ argument parsing
+
+// Walks the argument list; options may come before the subcommand, between
+// it and FILE, and (for check/graph, which take no script args) after FILE.
+class ArgParser {
+ public:
+  explicit ArgParser(const std::vector<std::string>& args) : args_(args) {}
+  Result<CliOptions> Parse();
+
+ private:
+  Status ParseOption(const std::string& arg);
+  Result<std::string> OptionValue(const std::string& arg, const std::string& name);
+  // `literal`: after "--", so never a subcommand.
+  Status TakeOperand(const std::string& arg, bool literal = false);
+  bool AfterFileTakesOptions() const {
+    return opts_.command == Command::kCheck || opts_.command == Command::kGraph;
+  }
+
+  const std::vector<std::string>& args_;
+  size_t pos_ = 0;
+  CliOptions opts_;
+  bool have_file_ = false;
+  bool doc_topic_pending_ = false;
+  bool help_ = false;
+  bool version_ = false;
+};
+
+Status UsageError(const std::string& message) { return Status(Code::kInvalidArgument, message); }
+
+// Non-negative integer; the whole string must be digits.
+template <typename T>
+std::optional<T> ParseNumber(const std::string& s) {
+  T value{};
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || s[0] == '-') return std::nullopt;
+  return value;
+}
+
+Result<std::string> ArgParser::OptionValue(const std::string& arg, const std::string& name) {
+  if (arg.size() > name.size() && arg[name.size()] == '=') return arg.substr(name.size() + 1);
+  if (pos_ >= args_.size()) return UsageError("option " + name + " needs a value");
+  return args_[pos_++];
+}
+
+Status ArgParser::ParseOption(const std::string& arg) {
+  auto is = [&](const char* name) {
+    size_t n = std::strlen(name);
+    return arg == name || (arg.size() > n && arg.compare(0, n, name) == 0 && arg[n] == '=');
+  };
+  if (arg == "--help" || arg == "-h") {
+    help_ = true;
+  } else if (arg == "--version" || arg == "-V") {
+    version_ = true;
+  } else if (arg == "--quiet" || arg == "-q") {
+    opts_.quiet = true;
+  } else if (arg == "--dot" && opts_.command == Command::kGraph) {
+    // Graphviz dot is the only graph format; the flag is accepted for clarity.
+  } else if (is("--threads")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--threads"));
+    auto n = ParseNumber<int>(v);
+    if (!n || *n < 1 || *n > 4096) return UsageError("--threads expects a whole number from 1 to 4096, found '" + v + "'");
+    opts_.threads = *n;
+  } else if (is("--seed")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--seed"));
+    auto n = ParseNumber<uint64_t>(v);
+    if (!n) return UsageError("--seed expects a non-negative whole number, found '" + v + "'");
+    opts_.seed = *n;
+  } else if (is("--worker") || is("--listen") || is("--trace")) {
+    return Unimplemented("{} is not supported yet", arg.substr(0, arg.find('=')));
+  } else {
+    return UsageError("unknown option '" + arg + "'");
+  }
+  return Status::OK();
+}
+
+// A word that is not an option: a subcommand, the doc topic or FILE.
+Status ArgParser::TakeOperand(const std::string& arg, bool literal) {
+  if (doc_topic_pending_) {
+    if (arg != "ops") return UsageError("unknown doc topic '" + arg + "' (known: ops)");
+    doc_topic_pending_ = false;
+    have_file_ = true;  // nothing else may follow
+    return Status::OK();
+  }
+  if (have_file_) {
+    if (opts_.command == Command::kDocOps) return UsageError("unexpected argument '" + arg + "'");
+    return UsageError("unexpected argument '" + arg + "' after " + opts_.file + " (script arguments go after '--')");
+  }
+  if (opts_.command == Command::kRepl) {
+    // The first word picks the command; `tfg ./check` runs a file named check.
+    if (!literal && (arg == "check" || arg == "graph" || arg == "doc")) {
+      opts_.command = arg == "check" ? Command::kCheck : arg == "graph" ? Command::kGraph : Command::kDocOps;
+      doc_topic_pending_ = opts_.command == Command::kDocOps;
+      return Status::OK();
+    }
+    opts_.command = Command::kRun;
+  }
+  opts_.file = arg;
+  have_file_ = true;
+  return Status::OK();
+}
+
+Result<CliOptions> ArgParser::Parse() {
+  while (pos_ < args_.size()) {
+    const std::string& arg = args_[pos_++];
+    bool options_allowed = !have_file_ || AfterFileTakesOptions();
+    if (arg == "--" && options_allowed) {
+      // FILE comes next unless we have it; the rest are script arguments.
+      if (!have_file_ && pos_ < args_.size()) TFG_RETURN_IF_ERROR(TakeOperand(args_[pos_++], true));
+      opts_.script_args.assign(args_.begin() + pos_, args_.end());
+      break;
+    }
+    if (arg.size() > 1 && arg[0] == '-' && options_allowed) {
+      TFG_RETURN_IF_ERROR(ParseOption(arg));
+    } else if (have_file_ && opts_.command == Command::kRun) {
+      opts_.script_args.assign(args_.begin() + pos_ - 1, args_.end());
+      break;
+    } else {
+      TFG_RETURN_IF_ERROR(TakeOperand(arg));
+    }
+  }
+  if (help_) opts_.command = Command::kHelp;
+  else if (version_) opts_.command = Command::kVersion;
+  else if (doc_topic_pending_) return UsageError("'doc' needs a topic (known: ops)");
+  else if ((opts_.command == Command::kCheck || opts_.command == Command::kGraph) && !have_file_)
+    return UsageError(std::string(opts_.command == Command::kCheck ? "check" : "graph") + " needs a FILE");
+  return opts_;
+}
+
+// ------------------------------------------------------------------- commands
+
+// Ctrl-C ends the process at once: kernels may be blocked in queues or
+// waiting on peers, so unwinding is not an option. stdout is line-buffered
+// (see RunCli), so nothing already printed is lost.
+extern "C" void OnInterrupt(int) {
+  static const char kMsg[] = "\ntfg: interrupted\n";
+  ssize_t ignored = write(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
+  (void)ignored;
+  _exit(kExitInterrupted);
+}
+
+void InstallInterruptHandler() {
+  struct sigaction sa {};
+  sa.sa_handler = OnInterrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+}
+
+// Reads the script; "-" is stdin. The error message is "cannot open ...".
+Result<std::string> ReadScript(const std::string& path) {
+  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    fd = -1;
+    errno = EISDIR;
+  }
+  if (fd < 0) return Error(Code::kNotFound, "cannot open '{}': {}", path, std::strerror(errno));
+  std::string text;
+  char buf[1 << 16];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof(buf))) > 0) text.append(buf, static_cast<size_t>(n));
+  int read_errno = errno;
+  close(fd);
+  if (n < 0) return Error(Code::kNotFound, "cannot read '{}': {}", path, std::strerror(read_errno));
+  return text;
+}
+
+InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
+  InterpreterOptions o;
+  o.argv = opts.script_args;
+  o.threads = opts.threads;
+  o.seed = opts.seed;
+  o.quiet = opts.quiet;
+  const char* stdlib = std::getenv("TFG_STDLIB_DIR");
+  o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
+  o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
+  return o;
+}
+
+void PrintDiagnostic(const Status& status) {
+  std::cout.flush();  // the script's output so far comes before its error
+  std::string text = FormatDiagnostic(status);
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  std::cerr << text << std::flush;
+}
+
+// run, check and graph: evaluate the script, then report per command.
+int RunScriptCommand(const CliOptions& opts) {
+  auto text = ReadScript(opts.file);
+  if (!text.ok()) {
+    std::cerr << "tfg: " << text.status().message() << "\n";
+    return kExitUsage;
+  }
+  std::string path = opts.file == "-" ? "<stdin>" : opts.file;
+  Interpreter interp(MakeInterpreterOptions(opts));
+  Status status = interp.RunSource(path, *text);
+  if (!status.ok()) {
+    PrintDiagnostic(status);
+    return kExitScriptError;
+  }
+  if (opts.command == Command::kCheck) std::cout << path << ": ok\n";
+  if (opts.command == Command::kGraph) std::cout << interp.GraphToDot();
+  std::cout.flush();
+  return kExitOk;
+}
+
+}  // namespace
+
+Result<CliOptions> ParseArgs(const std::vector<std::string>& args) { return ArgParser(args).Parse(); }
+
+namespace {
+
+const char kSynopsis[] =
+    R"(usage: tfg [options] FILE [args...]   run a script (args are visible as `argv`)
+       tfg [options]                  start the interactive REPL
+       tfg [options] check FILE       parse, build and shape-check without running
+       tfg [options] graph FILE --dot print the graph in Graphviz dot syntax
+       tfg --help | --version
+)";
+
+}  // namespace
+
+std::string Usage() {
+  return std::string(kSynopsis) + R"(
+FILE may be '-' to read the script from stdin; put '--' before script
+arguments that look like options (or before a FILE that starts with '-').
+
+options:
+  --threads N   size of the inter- and intra-op thread pools (default: one per core)
+  --seed S      seed for random ops, for repeatable runs (default: nondeterministic)
+  --quiet, -q   no progress lines
+  --help, -h    show this help
+  --version, -V show the version
+
+exit codes: 0 ok, 1 script error, 2 usage error, 130 interrupted (Ctrl-C)
+)";
+}
+
+int RunCli(int argc, char** argv) {
+  // Line-buffered stdout keeps print() output in order with errors and
+  // progress lines when piped, and lets Ctrl-C exit without losing it.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  InstallInterruptHandler();
+  auto parsed = ParseArgs(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
+  if (!parsed.ok()) {
+    std::cerr << "tfg: " << parsed.status().message() << "\n";
+    if (parsed.status().code() != Code::kInvalidArgument) return kExitScriptError;
+    std::cerr << kSynopsis << "run 'tfg --help' for the options\n";
+    return kExitUsage;
+  }
+  const CliOptions& opts = *parsed;
+  switch (opts.command) {
+    case Command::kHelp: std::cout << Usage(); return kExitOk;
+    case Command::kVersion: std::cout << "tfg " << TFG_VERSION << "\n"; return kExitOk;
+    case Command::kDocOps: std::cout << OpReferenceMarkdown(OpRegistry::Global()); return kExitOk;
+    case Command::kRepl: return RunRepl(MakeInterpreterOptions(opts));
+    case Command::kRun:
+    case Command::kCheck:
+    case Command::kGraph: return RunScriptCommand(opts);
+  }
+  return kExitUsage;
+}
+
+}  // namespace tfg::cli

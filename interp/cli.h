@@ -1,0 +1,50 @@
+// The `tfg` command line: argument parsing and dispatch to the script
+// runner, the REPL, `check`, `graph` and the op reference generator.
+// main() only calls RunCli; everything here is testable without a process.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ops/framework/status.h"
+
+namespace tfg::cli {
+
+// Process exit codes (docs/cli.md lists them for users).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitScriptError = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInterrupted = 130;  // 128 + SIGINT, as shells report it
+
+enum class Command {
+  kRepl,     // tfg
+  kRun,      // tfg FILE [args...]
+  kCheck,    // tfg check FILE
+  kGraph,    // tfg graph FILE [--dot]
+  kDocOps,   // tfg doc ops (hidden; scripts/gen-docs writes docs/ops.md with it)
+  kHelp,     // tfg --help
+  kVersion,  // tfg --version
+};
+
+struct CliOptions {
+  Command command = Command::kRepl;
+  std::string file;                      // the script; "-" reads it from stdin
+  std::vector<std::string> script_args;  // visible to the script as `argv`
+  int threads = 0;                       // --threads N; 0: one per core
+  uint64_t seed = 0;                     // --seed S; 0: nondeterministic
+  bool quiet = false;                    // --quiet
+};
+
+// Parses the arguments after argv[0]. A usage error comes back as
+// InvalidArgument whose message is meant to be printed after "tfg: ".
+Result<CliOptions> ParseArgs(const std::vector<std::string>& args);
+
+// The text of `tfg --help`.
+std::string Usage();
+
+// The whole program: parses `argv`, runs the command, prints errors, and
+// returns the process exit code.
+int RunCli(int argc, char** argv);
+
+}  // namespace tfg::cli

@@ -1,0 +1,55 @@
+// Runs one step of a prepared Plan by dependency counting: each node has a
+// pending count of unfinished inputs (data and control); a node that
+// completes hands its outputs to its consumers' input slots and decrements
+// their counts; nodes reaching zero are ready. Cheap ready nodes and one
+// expensive one run inline on the thread that made them ready (a chain never
+// goes through the pool queue); the other expensive ones go to the
+// inter-op pool. Async kernels never block a thread: their `done` callback
+// continues the step.
+//
+// Thread safety: a Plan is immutable and shared by concurrent steps; all
+// per-step state (pending counts, tensors, status) belongs to the step.
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "interp/plan.h"
+
+namespace tfg {
+
+class ResourceMgr;
+class ThreadPool;
+
+// Counts live steps, including steps abandoned at a deadline whose kernels
+// still run, so a Session can wait for them before it is destroyed.
+class StepCounter {
+ public:
+  void Add();
+  void Remove();
+  void WaitForZero();
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int64_t live_ = 0;
+};
+
+struct ExecutorEnv {
+  ThreadPool* pool = nullptr;
+  ResourceMgr* resources = nullptr;
+  StepCounter* live_steps = nullptr;
+};
+
+// Runs `plan` with `feeds` (indexed as the plan's FeedEdges say) and
+// returns one tensor per fetch. The first kernel error (annotated with the
+// node's name and span) stops scheduling; it is returned once the kernels
+// already running finish. With `timeout_seconds` > 0 the step fails with
+// DeadlineExceeded when not done by then; kernels still running finish in
+// the background and their results are dropped.
+Result<std::vector<Tensor>> RunStep(std::shared_ptr<const Plan> plan, const std::vector<Tensor>& feeds,
+                                    const ExecutorEnv& env, const StepInfo& info, double timeout_seconds);
+
+}  // namespace tfg

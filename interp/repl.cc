@@ -1,0 +1,202 @@
+#include "interp/repl.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <vector>
+
+// libedit's readline-compatible API (BSD licensed; GNU readline is GPL).
+#include <editline/readline.h>
+
+#include "interp/parser.h"
+
+namespace tfg {
+namespace {
+
+// History kept between sessions; older entries are dropped when the file
+// grows past twice this, so it stays small.
+constexpr size_t kHistoryKeep = 1000;
+
+bool IsBlank(const std::string& s) { return s.find_first_not_of(" \t\r") == std::string::npos; }
+
+// ------------------------------------------------------------------- history
+
+// One entry per line, plain text: the file stays readable and greppable
+// (libedit's own format escapes every space).
+class History {
+ public:
+  explicit History(std::string path) : path_(std::move(path)) {}
+
+  // Loads the saved entries into libedit, trimming the file if it is long.
+  void Load() {
+    if (path_.empty()) return;
+    std::ifstream in(path_);
+    std::deque<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+      if (IsBlank(line)) continue;
+      lines.push_back(line);
+      if (lines.size() > 2 * kHistoryKeep) lines.pop_front();
+    }
+    if (lines.size() > kHistoryKeep) {
+      lines.erase(lines.begin(), lines.end() - kHistoryKeep);
+      Rewrite(lines);
+    }
+    for (const std::string& line : lines) add_history(line.c_str());
+    last_ = lines.empty() ? "" : lines.back();
+  }
+
+  // Records an entered line (appended at once, so a crash loses nothing).
+  void Add(const std::string& line) {
+    if (IsBlank(line) || line == last_) return;
+    last_ = line;
+    add_history(line.c_str());
+    if (path_.empty()) return;
+    std::ofstream out(path_, std::ios::app);
+    out << line << "\n";
+  }
+
+ private:
+  void Rewrite(const std::deque<std::string>& lines) {
+    std::string tmp = path_ + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::trunc);
+      for (const std::string& line : lines) out << line << "\n";
+      if (!out) return;
+    }
+    std::rename(tmp.c_str(), path_.c_str());
+  }
+
+  std::string path_;
+  std::string last_;
+};
+
+// ---------------------------------------------------------------- completion
+
+// libedit's completion hooks are plain C functions, so the interpreter
+// they ask is reached through this pointer (one REPL per process).
+Interpreter* g_completion_interp = nullptr;
+std::vector<std::string> g_matches;
+size_t g_next_match = 0;
+
+// Called with state 0 for a new word, then until it returns null.
+char* NextCompletion(const char* text, int state) {
+  if (state == 0) {
+    g_matches = g_completion_interp->Completions(text);
+    g_next_match = 0;
+  }
+  if (g_next_match >= g_matches.size()) return nullptr;
+  return strdup(g_matches[g_next_match++].c_str());
+}
+
+char** Complete(const char* text, int /*start*/, int /*end*/) {
+  rl_attempted_completion_over = 1;  // never fall back to file names
+  return rl_completion_matches(text, NextCompletion);
+}
+
+// Words are identifiers with dots (`nn.dense`): '.' is not a break.
+char kWordBreaks[] = " \t\n\"'`@$><=;|&{(}[],+-*/%!:^~";
+
+void InstallCompletion(Interpreter& interp) {
+  g_completion_interp = &interp;
+  rl_readline_name = "tfg";
+  rl_attempted_completion_function = Complete;
+  rl_basic_word_break_characters = kWordBreaks;
+  rl_completer_word_break_characters = kWordBreaks;
+  rl_completion_append_character = '\0';
+}
+
+// --------------------------------------------------------------- line editor
+
+class EditLineReader : public LineReader {
+ public:
+  EditLineReader(Interpreter& interp, std::string history_path) : history_(std::move(history_path)) {
+    using_history();
+    InstallCompletion(interp);
+    history_.Load();
+  }
+
+  std::optional<std::string> ReadLine(bool continuation) override {
+    std::fflush(stdout);
+    char* raw = readline(continuation ? kReplContinuationPrompt : kReplPrompt);
+    if (raw == nullptr) {
+      std::fputs("\n", stdout);  // leave the shell's prompt on a fresh line
+      return std::nullopt;
+    }
+    std::string line(raw);
+    std::free(raw);
+    history_.Add(line);
+    return line;
+  }
+
+ private:
+  History history_;
+};
+
+// Prints `text` followed by a newline unless it already ends with one.
+void PrintBlock(std::ostream& os, const std::string& text) {
+  if (text.empty()) return;
+  os << text;
+  if (text.back() != '\n') os << '\n';
+  os.flush();
+}
+
+}  // namespace
+
+std::optional<std::string> StreamLineReader::ReadLine(bool /*continuation*/) {
+  std::string line;
+  if (!std::getline(in_, line)) return std::nullopt;
+  return line;
+}
+
+int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::ostream& err) {
+  std::string chunk;
+  for (;;) {
+    std::optional<std::string> line = reader.ReadLine(!chunk.empty());
+    if (line) {
+      if (chunk.empty() && IsBlank(*line)) continue;
+      chunk += *line;
+      chunk += '\n';
+      if (NeedsMoreInput(chunk)) continue;
+    } else if (chunk.empty()) {
+      return 0;
+    }
+    // A chunk cut short by end of input is still evaluated, so its syntax
+    // error ("expected '}' ...") is shown rather than silently dropped.
+    Result<std::string> value = interp.EvalInteractive(chunk);
+    chunk.clear();
+    out.flush();  // print() output of the chunk comes before its value or error
+    if (value.ok()) {
+      PrintBlock(out, *value);
+    } else {
+      PrintBlock(err, FormatDiagnostic(value.status()));
+    }
+    if (!line) return 0;
+  }
+}
+
+std::string HistoryPath() {
+  if (const char* path = std::getenv("TFG_HISTORY")) return path;
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0') return "";
+  return std::string(home) + "/.tfg_history";
+}
+
+int RunRepl(const InterpreterOptions& options) {
+  Interpreter interp(options);
+  std::ostream& out = options.out ? *options.out : std::cout;
+  std::ostream& err = options.err ? *options.err : std::cerr;
+  if (!isatty(STDIN_FILENO)) {
+    StreamLineReader reader(std::cin);
+    return ReplLoop(interp, reader, out, err);
+  }
+  out << "tfg " << TFG_VERSION << " — Ctrl-D exits, Tab completes names and ops\n";
+  EditLineReader reader(interp, HistoryPath());
+  return ReplLoop(interp, reader, out, err);
+}
+
+}  // namespace tfg

@@ -1,0 +1,49 @@
+// The interactive loop: `tfg` with no FILE. On a terminal it reads lines
+// with libedit (line editing, history in ~/.tfg_history, tab completion of
+// names and ops); otherwise it reads stdin plainly, so it can be scripted.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "interp/interpreter.h"
+
+namespace tfg {
+
+inline constexpr const char* kReplPrompt = "tfg> ";
+inline constexpr const char* kReplContinuationPrompt = "...> ";
+
+// A source of input lines for the REPL.
+class LineReader {
+ public:
+  virtual ~LineReader() = default;
+  // The next line without its newline; nullopt at end of input.
+  // `continuation` is true while the statement so far is incomplete.
+  virtual std::optional<std::string> ReadLine(bool continuation) = 0;
+};
+
+// Lines from a stream, without prompts or editing (stdin not a terminal).
+class StreamLineReader : public LineReader {
+ public:
+  explicit StreamLineReader(std::istream& in) : in_(in) {}
+  std::optional<std::string> ReadLine(bool continuation) override;
+
+ private:
+  std::istream& in_;
+};
+
+// Gathers lines while NeedsMoreInput says a statement is still open, then
+// evaluates the chunk: its value (if any) goes to `out`, an error's
+// diagnostic to `err`, and the loop carries on. Returns the exit code (0)
+// when the reader runs dry (Ctrl-D).
+int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::ostream& err);
+
+// Where history is kept: $TFG_HISTORY when set (empty: no history), else
+// ~/.tfg_history; "" when there is nowhere to keep it.
+std::string HistoryPath();
+
+// `tfg` with no FILE: libedit when stdin is a terminal, else plain stdin.
+int RunRepl(const InterpreterOptions& options);
+
+}  // namespace tfg

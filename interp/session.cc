@@ -1,0 +1,216 @@
+#include "interp/session.h"
+
+#include <atomic>
+#include <future>
+#include <unordered_map>
+
+#include "devices/cpu/cpu_device.h"
+#include "interp/executor.h"
+#include "interp/plan.h"
+#include "interp/thread_pool.h"
+#include "ops/state/state_util.h"
+
+namespace tfg {
+namespace {
+
+// A run signature: fetches, feeds and targets by node id and output index.
+using PlanKey = std::vector<int32_t>;
+
+struct PlanKeyHash {
+  size_t operator()(const PlanKey& k) const {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a over the ints
+    for (int32_t v : k) h = (h ^ static_cast<uint32_t>(v)) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+PlanKey MakeKey(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
+                const std::vector<Node*>& targets) {
+  PlanKey key;
+  key.reserve(3 + 2 * (feeds.size() + fetches.size()) + targets.size());
+  key.push_back(static_cast<int32_t>(fetches.size()));
+  for (const Output& o : fetches) key.insert(key.end(), {o.node->id(), o.index});
+  key.push_back(static_cast<int32_t>(feeds.size()));
+  for (const Output& o : feeds) key.insert(key.end(), {o.node->id(), o.index});
+  key.push_back(static_cast<int32_t>(targets.size()));
+  for (const Node* n : targets) key.push_back(n->id());
+  return key;
+}
+
+bool InGraph(const Graph& g, const Node* n) {
+  return n != nullptr && n->id() >= 0 && n->id() < g.num_nodes() && g.node(n->id()) == n;
+}
+
+// Run arguments must be nodes of this graph before their ids mean anything.
+Status CheckMembership(const Graph& g, const std::vector<std::pair<Output, Tensor>>& feeds,
+                       const std::vector<Output>& fetches, const std::vector<Node*>& targets) {
+  for (const auto& f : feeds) {
+    if (!InGraph(g, f.first.node)) return InvalidArgument("a feed refers to a node that is not in this graph");
+  }
+  for (const Output& f : fetches) {
+    if (!InGraph(g, f.node)) return InvalidArgument("a fetch refers to a node that is not in this graph");
+  }
+  for (const Node* t : targets) {
+    if (!InGraph(g, t)) return InvalidArgument("a run target refers to a node that is not in this graph");
+  }
+  return Status::OK();
+}
+
+// "feed for placeholder 'x': expected f32[?, 784], got f32[32, 785]".
+Status ValidateFeed(const Output& o, const Tensor& value) {
+  if (o.index < 0 || o.index >= o.node->num_outputs()) return Status::OK();  // reported by BuildPlan
+  const Node& n = *o.node;
+  std::string what = o.index == 0 ? fmt::format("{} '{}'", n.op_name(), n.name())
+                                  : fmt::format("{} '{}:{}'", n.op_name(), n.name(), o.index);
+  DType dtype = o.dtype();
+  const PartialShape& shape = o.shape();
+  Status s;
+  if (!value.IsInitialized()) {
+    s = InvalidArgument("feed for {}: expected {}, got an empty value", what, state::TypeAndShape(dtype, shape));
+  } else if (value.dtype() != dtype || !shape.IsCompatibleWith(value.shape())) {
+    s = InvalidArgument("feed for {}: expected {}, got {}", what, state::TypeAndShape(dtype, shape),
+                        value.DebugString());
+  }
+  if (!s.ok()) s.AddNote(n.span(), fmt::format("'{}' is declared here", n.name()));
+  return s;
+}
+
+}  // namespace
+
+struct Session::Impl {
+  Impl(const SessionOptions& o)
+      : device(std::make_unique<CpuDevice>(o.intra_op_threads)),
+        pool(std::make_unique<ThreadPool>(o.inter_op_threads)) {}
+  // Steps abandoned at a deadline may still run kernels that use the pool,
+  // the device and the resources: wait for them first.
+  ~Impl() { live_steps.WaitForZero(); }
+
+  Result<std::shared_ptr<const Plan>> GetPlan(const Graph& g, const std::vector<Output>& feeds,
+                                               const std::vector<Output>& fetches, const std::vector<Node*>& targets);
+
+  std::unique_ptr<CpuDevice> device;  // declared first: destroyed after the pool
+  std::unique_ptr<ThreadPool> pool;
+  StepCounter live_steps;
+  std::mutex mu;
+  std::unordered_map<PlanKey, std::shared_ptr<const Plan>, PlanKeyHash> plans;  // guarded by mu
+  int64_t plans_edits = 0;                                                     // guarded by mu
+  std::atomic<int64_t> plans_built{0};
+  std::atomic<int64_t> runs{0};
+  std::atomic<int64_t> next_step_id{1};
+};
+
+// Signatures a REPL session can pile up are bounded by dropping the cache.
+constexpr size_t kMaxCachedPlans = 1024;
+
+Result<std::shared_ptr<const Plan>> Session::Impl::GetPlan(const Graph& g, const std::vector<Output>& feeds,
+                                                          const std::vector<Output>& fetches,
+                                                          const std::vector<Node*>& targets) {
+  PlanKey key = MakeKey(feeds, fetches, targets);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (plans_edits != g.edits()) {  // an existing node changed: every plan is stale
+      plans.clear();
+      plans_edits = g.edits();
+    }
+    auto it = plans.find(key);
+    if (it != plans.end()) return it->second;
+  }
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan, BuildPlan(g, feeds, fetches, targets, device.get()));
+  plans_built.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(mu);
+  if (plans.size() >= kMaxCachedPlans) plans.clear();
+  if (plan->graph_edits == plans_edits) plans[key] = plan;
+  return std::shared_ptr<const Plan>(std::move(plan));
+}
+
+Session::Session(const Graph* graph, SessionOptions options)
+    : graph_(graph), options_(options), impl_(std::make_unique<Impl>(options_)) {}
+
+Session::~Session() = default;
+
+Device* Session::cpu_device() { return impl_->device.get(); }
+int64_t Session::plans_built() const { return impl_->plans_built.load(std::memory_order_relaxed); }
+int64_t Session::runs() const { return impl_->runs.load(std::memory_order_relaxed); }
+
+Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds,
+                                         const std::vector<Output>& fetches, const std::vector<Node*>& targets,
+                                         const RunOptions& options) {
+  TFG_RETURN_IF_ERROR(CheckMembership(*graph_, feeds, fetches, targets));
+  std::vector<Output> fed;
+  // Copies share buffers with the caller's tensors, so no kernel ever
+  // treats a fed buffer as its own to overwrite.
+  std::vector<Tensor> values;
+  fed.reserve(feeds.size());
+  values.reserve(feeds.size());
+  for (const auto& [output, value] : feeds) {
+    fed.push_back(output);
+    values.push_back(value);
+  }
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<const Plan> plan, impl_->GetPlan(*graph_, fed, fetches, targets));
+  for (const auto& [output, value] : feeds) TFG_RETURN_IF_ERROR(ValidateFeed(output, value));
+  ExecutorEnv env{impl_->pool.get(), &resources_, &impl_->live_steps};
+  StepInfo info{impl_->next_step_id.fetch_add(1, std::memory_order_relaxed), options_.seed};
+  auto result = RunStep(std::move(plan), values, env, info, options.timeout_seconds);
+  impl_->runs.fetch_add(1, std::memory_order_relaxed);
+  return result;
+}
+
+namespace {
+
+// Eager errors name the op (there is no node) and point at the call.
+Status AnnotateEagerError(Status s, const OpDef& op, const SourceSpan& span) {
+  if (s.message().rfind(op.name, 0) != 0) s.Prepend(op.name + ": ");
+  s.WithSpan(span);
+  return s;
+}
+
+Status ComputeOnce(OpKernel& kernel, OpKernelContext& ctx) {
+  if (!kernel.IsAsync()) return kernel.Compute(ctx);
+  std::promise<Status> done;
+  std::future<Status> result = done.get_future();
+  kernel.ComputeAsync(ctx, [&done](Status s) { done.set_value(std::move(s)); });
+  return result.get();
+}
+
+}  // namespace
+
+Result<std::vector<Tensor>> Session::RunEager(const OpDef& op, AttrMap attrs, const std::vector<Tensor>& inputs,
+                                              const SourceSpan& span) {
+  std::vector<DType> dtypes;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].IsInitialized()) {
+      return AnnotateEagerError(InvalidArgument("input {} is an empty value", i), op, span);
+    }
+    dtypes.push_back(inputs[i].dtype());
+  }
+  auto sig = ResolveSignature(op, dtypes, attrs);
+  if (!sig.ok()) return AnnotateEagerError(sig.status(), op, span);
+  auto def = OpRegistry::Global().FindKernel(op, DeviceType::kCpu, attrs);
+  if (!def.ok()) return AnnotateEagerError(def.status(), op, span);
+  KernelConstruction c;
+  c.op = &op;
+  c.attrs = &attrs;
+  c.input_types = sig->input_types;
+  c.output_types = sig->output_types;
+  c.node_name = op.name;
+  c.span = span;
+  c.device = impl_->device.get();
+  auto kernel = (*def)->factory(c);
+  if (!kernel.ok()) return AnnotateEagerError(kernel.status(), op, span);
+  // Copies share the caller's buffers, so kernels never update them in place.
+  std::vector<Tensor> in = inputs;
+  std::vector<Tensor> out(c.output_types.size());
+  StepInfo info{impl_->next_step_id.fetch_add(1, std::memory_order_relaxed), options_.seed};
+  OpKernelContext ctx(&c, in.data(), static_cast<int>(in.size()), out.data(), static_cast<int>(out.size()),
+                      &resources_, &info);
+  Status s = ComputeOnce(**kernel, ctx);
+  for (size_t i = 0; s.ok() && i < out.size(); ++i) {
+    if (!out[i].IsInitialized() || out[i].dtype() != c.output_types[i]) {
+      s = Internal("the kernel did not produce output {} as {}", i, DTypeName(c.output_types[i]));
+    }
+  }
+  if (!s.ok()) return AnnotateEagerError(std::move(s), op, span);
+  return out;
+}
+
+}  // namespace tfg

@@ -1,0 +1,84 @@
+// Comparisons (bool results, NumPy broadcasting) and logical ops on bools.
+// One table; declarations and kernels derive from it.
+#include "ops/framework/op_registry.h"
+#include "ops/math/cwise_common.h"
+#include "ops/math/cwise_functors.h"
+#include "ops/math/cwise_loops.h"
+
+namespace tfg {
+namespace {
+
+template <typename F>
+CwiseFns OrderFns() {
+  CwiseFns fns;
+  fns[DType::kF16] = &ComputeBinary<F, half, bool>;
+  fns[DType::kF32] = &ComputeBinary<F, float, bool>;
+  fns[DType::kF64] = &ComputeBinary<F, double, bool>;
+  fns[DType::kI32] = &ComputeBinary<F, int32_t, bool>;
+  fns[DType::kI64] = &ComputeBinary<F, int64_t, bool>;
+  return fns;
+}
+
+template <typename F>
+CwiseFns EqualityFns() {
+  CwiseFns fns = OrderFns<F>();
+  fns[DType::kBool] = &ComputeBinary<F, bool, bool>;
+  fns[DType::kString] = &ComputeBinary<F, std::string, bool>;
+  return fns;
+}
+
+template <typename F>
+CwiseFns LogicalFns() {
+  CwiseFns fns;
+  fns[DType::kBool] = &ComputeBinary<F, bool, bool>;
+  return fns;
+}
+
+enum class Operands { kAny, kNumbers, kBools };
+
+struct CompareOp {
+  const char* name;
+  CwiseFns fns;
+  Operands operands;
+  const char* doc;
+};
+
+const CompareOp kCompareOps[] = {
+    {"equal", EqualityFns<functor::Equal>(), Operands::kAny, "x == y elementwise (bool), with broadcasting."},
+    {"not_equal", EqualityFns<functor::NotEqual>(), Operands::kAny, "x != y elementwise (bool), with broadcasting."},
+    {"less", OrderFns<functor::Less>(), Operands::kNumbers, "x < y elementwise (bool), with broadcasting."},
+    {"less_equal", OrderFns<functor::LessEqual>(), Operands::kNumbers, "x <= y elementwise (bool)."},
+    {"greater", OrderFns<functor::Greater>(), Operands::kNumbers, "x > y elementwise (bool), with broadcasting."},
+    {"greater_equal", OrderFns<functor::GreaterEqual>(), Operands::kNumbers, "x >= y elementwise (bool)."},
+    {"logical_and", LogicalFns<functor::LogicalAnd>(), Operands::kBools, "x and y elementwise on bools."},
+    {"logical_or", LogicalFns<functor::LogicalOr>(), Operands::kBools, "x or y elementwise on bools."},
+};
+
+constexpr const char* kNoGradient = "boolean output";
+
+[[maybe_unused]] const bool kRegistered = [] {
+  for (const CompareOp& op : kCompareOps) {
+    OpDefBuilder b(op.name);
+    if (op.operands == Operands::kBools) {
+      b.Input("x", "bool").Input("y", "bool");
+    } else {
+      b.Input("x", "T").Input("y", "T").TypeAttr("T", op.operands == Operands::kAny ? AllTypes() : NumberTypes());
+    }
+    b.Output("z", "bool").SetShapeFn(BroadcastShapeFn).NoGradient(kNoGradient).Doc(op.doc);
+    OpRegistrar reg(std::move(b));
+    KernelRegistrar kernel(KernelDef(op.name, DeviceType::kCpu).Factory(CwiseFactory(op.fns, 1)));
+  }
+  CwiseFns not_fns;
+  not_fns[DType::kBool] = &ComputeUnary<functor::LogicalNot, bool, bool>;
+  OpRegistrar reg(OpDefBuilder("logical_not")
+                      .Input("x", "bool")
+                      .Output("y", "bool")
+                      .SetShapeFn(SameShapeFn)
+                      .NoGradient(kNoGradient)
+                      .Doc("not x elementwise on bools."));
+  KernelRegistrar kernel(KernelDef("logical_not", DeviceType::kCpu).Factory(CwiseFactory(not_fns, 1)));
+  return true;
+}();
+
+}  // namespace
+}  // namespace tfg

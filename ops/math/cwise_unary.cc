@@ -1,0 +1,113 @@
+// Unary elementwise math. One table; declarations, kernels and gradients
+// derive from it. Float-only ops list FloatTypes, so an integer input is refused when
+// the node is built, with the allowed dtypes in the message.
+#include "ops/framework/gradients.h"
+#include "ops/framework/op_registry.h"
+#include "ops/math/cwise_common.h"
+#include "ops/math/cwise_functors.h"
+#include "ops/math/cwise_loops.h"
+
+namespace tfg {
+namespace {
+
+template <typename F>
+CwiseFns FloatFns() {
+  CwiseFns fns;
+  fns[DType::kF16] = &ComputeUnary<F, half>;
+  fns[DType::kF32] = &ComputeUnary<F, float>;
+  fns[DType::kF64] = &ComputeUnary<F, double>;
+  return fns;
+}
+
+template <typename F>
+CwiseFns NumberFns() {
+  CwiseFns fns = FloatFns<F>();
+  fns[DType::kI32] = &ComputeUnary<F, int32_t>;
+  fns[DType::kI64] = &ComputeUnary<F, int64_t>;
+  return fns;
+}
+
+// ---- gradients: dL/dx from the incoming gradient `dy`, x and y = f(x)
+
+using UnaryGrad = Result<Output> (*)(GradContext& g, Output dy, Output x, Output y);
+
+Result<Output> NegGrad(GradContext& g, Output dy, Output, Output) { return g.Op("neg", {dy}); }
+Result<Output> ExpGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("mul", {dy, y}); }
+Result<Output> LogGrad(GradContext& g, Output dy, Output x, Output) { return g.Op("div", {dy, x}); }
+// The fused helpers of ops/grad/cwise_grad.cc read y, so x can be freed.
+Result<Output> ReluGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("relu_grad", {dy, y}); }
+Result<Output> SqrtGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("sqrt_grad", {dy, y}); }
+Result<Output> RsqrtGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("rsqrt_grad", {dy, y}); }
+Result<Output> TanhGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("tanh_grad", {dy, y}); }
+Result<Output> SigmoidGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("sigmoid_grad", {dy, y}); }
+
+// dy * f'(x) where f' is the unary op `slope` (|x|' = sign(x), sin' = cos).
+template <const char* kSlope>
+Result<Output> SlopeGrad(GradContext& g, Output dy, Output x, Output) {
+  TFG_ASSIGN_OR_RETURN(Output slope, g.Op(kSlope, {x}));
+  return g.Op("mul", {dy, slope});
+}
+constexpr char kSign[] = "sign", kCos[] = "cos";
+
+Result<Output> SquareGrad(GradContext& g, Output dy, Output x, Output) {
+  TFG_ASSIGN_OR_RETURN(Output two_x, g.Op("add", {x, x}));
+  return g.Op("mul", {dy, two_x});
+}
+
+Result<Output> CosGrad(GradContext& g, Output dy, Output x, Output) {
+  TFG_ASSIGN_OR_RETURN(Output sin, g.Op("sin", {x}));
+  TFG_ASSIGN_OR_RETURN(Output prod, g.Op("mul", {dy, sin}));
+  return g.Op("neg", {prod});
+}
+
+GradFn MakeGrad(UnaryGrad rule) {
+  return [rule](GradContext& g) -> Status {
+    TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));
+    TFG_ASSIGN_OR_RETURN(g.input_grads[0], rule(g, dy, g.input(0), g.output(0)));
+    return Status::OK();
+  };
+}
+
+struct UnaryOp {
+  const char* name;
+  CwiseFns fns;
+  bool floats_only;
+  int64_t cost;
+  UnaryGrad grad;           // null: no_gradient says why
+  const char* no_gradient;
+  const char* doc;
+};
+
+const UnaryOp kUnaryOps[] = {
+    {"neg", NumberFns<functor::Neg>(), false, 1, NegGrad, nullptr, "-x elementwise."},
+    {"abs", NumberFns<functor::Abs>(), false, 1, SlopeGrad<kSign>, nullptr, "|x| elementwise."},
+    {"sign", NumberFns<functor::Sign>(), false, 1, nullptr, "piecewise constant: gradient is zero almost everywhere",
+     "-1, 0 or 1 by the sign of x (NaN stays NaN)."},
+    {"square", NumberFns<functor::Square>(), false, 1, SquareGrad, nullptr, "x * x elementwise."},
+    {"relu", NumberFns<functor::Relu>(), false, 1, ReluGrad, nullptr, "max(x, 0) elementwise."},
+    {"exp", FloatFns<functor::Exp>(), true, 20, ExpGrad, nullptr, "e ** x elementwise."},
+    {"log", FloatFns<functor::Log>(), true, 20, LogGrad, nullptr, "Natural logarithm elementwise."},
+    {"sqrt", FloatFns<functor::Sqrt>(), true, 10, SqrtGrad, nullptr, "Square root elementwise."},
+    {"rsqrt", FloatFns<functor::Rsqrt>(), true, 12, RsqrtGrad, nullptr, "1 / sqrt(x) elementwise."},
+    {"tanh", FloatFns<functor::Tanh>(), true, 30, TanhGrad, nullptr, "Hyperbolic tangent elementwise."},
+    {"sigmoid", FloatFns<functor::Sigmoid>(), true, 30, SigmoidGrad, nullptr,
+     "1 / (1 + exp(-x)) elementwise, computed without overflow for large |x|."},
+    {"sin", FloatFns<functor::Sin>(), true, 20, SlopeGrad<kCos>, nullptr, "Sine elementwise (radians)."},
+    {"cos", FloatFns<functor::Cos>(), true, 20, CosGrad, nullptr, "Cosine elementwise (radians)."},
+};
+
+[[maybe_unused]] const bool kRegistered = [] {
+  for (const UnaryOp& op : kUnaryOps) {
+    OpDefBuilder b(op.name);
+    b.Input("x", "T").Output("y", "T").TypeAttr("T", op.floats_only ? FloatTypes() : NumberTypes());
+    b.SetShapeFn(SameShapeFn).Doc(op.doc);
+    if (op.grad != nullptr) b.SetGradFn(MakeGrad(op.grad));
+    if (op.no_gradient != nullptr) b.NoGradient(op.no_gradient);
+    OpRegistrar reg(std::move(b));
+    KernelRegistrar kernel(KernelDef(op.name, DeviceType::kCpu).Factory(CwiseFactory(op.fns, op.cost)));
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace tfg

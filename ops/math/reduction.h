@@ -1,0 +1,39 @@
+// What reductions (sum, mean, max, min, prod, argmax, argmin) share: the
+// `axis` attr, the reduced shape, and the layout the kernels walk.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ops/framework/attr.h"
+#include "ops/framework/kernel.h"
+#include "ops/framework/shape.h"
+
+namespace tfg {
+
+// Which of `shape`'s axes `axis` names: none (or absent) = all; an int or a
+// list of ints, negative ones counting from the end. Errors name the op,
+// the axis, the rank and the shape.
+Result<std::vector<bool>> ReductionAxes(const std::string& op, const AttrValue* axis, const PartialShape& shape);
+
+// `dims` without the reduced ones, or with them set to 1 (keepdims).
+std::vector<int64_t> ReducedDims(const std::vector<int64_t>& dims, const std::vector<bool>& reduced, bool keepdims);
+
+// Shape function of sum/mean/max/min/prod (attrs `axis`, `keepdims`).
+Status ReductionShapeFn(ShapeContext& c);
+
+// How a kernel walks the input. After dropping size-1 dims and merging
+// neighbours, the common cases are one reduced block between two kept
+// ones: input viewed as [outer, reduce, inner], output [outer, inner]. The
+// rest (reduced axes apart, e.g. [R, K, R]) walk `kept`/`red` dims with
+// their input strides, in row-major output order.
+struct ReductionLayout {
+  bool simple = true;
+  int64_t outer = 1, reduce = 1, inner = 1;
+  std::vector<int64_t> kept_dims, kept_strides, red_dims, red_strides;
+  int64_t reduce_count = 1;  // elements combined into each output
+};
+ReductionLayout MakeReductionLayout(const TensorShape& in, const std::vector<bool>& reduced);
+
+}  // namespace tfg

@@ -1,0 +1,124 @@
+// Core benchmarks (issue: executor overhead and GEMM), run by scripts/bench.
+// Every figure is printed next to a peer measured in the same process, since
+// the machines are shared and absolute numbers drift.
+#include <cblas.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <functional>
+#include <unsupported/Eigen/CXX11/Tensor>
+#include <vector>
+
+#include "interp/session.h"
+#include "ops/framework/graph.h"
+
+extern "C" void openblas_set_num_threads(int);
+
+namespace tfg {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Best of `reps` timings of fn(), in seconds: the minimum filters out noise
+// from other processes on a shared machine.
+double BestSeconds(int reps, const std::function<void()>& fn) {
+  double best = 1e30;
+  for (int i = 0; i < reps; ++i) {
+    auto t0 = Clock::now();
+    fn();
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return best;
+}
+
+Node* Add(Graph& g, const std::string& op, std::vector<Output> in, AttrMap attrs = {}) {
+  auto n = g.AddNode({op, std::move(in), {}, std::move(attrs), "", "", {}});
+  if (!n.ok()) {
+    fmt::print(stderr, "bench: {}\n", n.status().ToString());
+    std::exit(1);
+  }
+  return *n;
+}
+
+Node* Const(Graph& g, const Tensor& t) { return Add(g, "constant", {}, {{"value", t}, {"dtype", t.dtype()}}); }
+
+void Check(const Status& s) {
+  if (!s.ok()) {
+    fmt::print(stderr, "bench: {}\n", s.ToString());
+    std::exit(1);
+  }
+}
+
+void BenchExecutor(int threads) {
+  const int kNodes = 10000;
+  Graph g;
+  Node* one = Const(g, Tensor::Scalar<float>(1.0f));
+  Node* x = one;
+  for (int i = 0; i < kNodes; ++i) x = Add(g, "add", {x->output(0), one->output(0)});
+  std::vector<Node*> independent;
+  for (int i = 0; i < kNodes; ++i) independent.push_back(Add(g, "add", {one->output(0), one->output(0)}));
+
+  Session session(&g, {threads, threads, 1});
+  Check(session.Run({}, {x->output(0)}, {}).status());  // prepares the plan
+  double chain = BestSeconds(20, [&] { Check(session.Run({}, {x->output(0)}, {}).status()); });
+  Check(session.Run({}, {}, independent).status());
+  double wide = BestSeconds(20, [&] { Check(session.Run({}, {}, independent).status()); });
+  fmt::print("executor  threads={}  chain of {} dependent scalar adds: {:.3f} us/node   "
+             "{} independent scalar adds: {:.3f} us/node\n",
+             threads, kNodes, chain * 1e6 / kNodes, kNodes, wide * 1e6 / kNodes);
+}
+
+Tensor RandomMatrix(int64_t n) {
+  Tensor t(HostAllocator(), DType::kF32, TensorShape({n, n}));
+  uint32_t state = 12345;
+  for (int64_t i = 0; i < n * n; ++i) {
+    state = state * 1664525u + 1013904223u;
+    t.data<float>()[i] = static_cast<float>(state >> 8) / 16777216.0f - 0.5f;
+  }
+  return t;
+}
+
+void BenchMatMul(int64_t n, int threads) {
+  Tensor a = RandomMatrix(n), b = RandomMatrix(n);
+  double flops = 2.0 * n * n * n;
+  int reps = n >= 2048 ? 3 : 6;
+
+  Graph g;
+  Node* mm = Add(g, "matmul", {Const(g, a)->output(0), Const(g, b)->output(0)});
+  Session session(&g, {threads, threads, 1});
+  Check(session.Run({}, {mm->output(0)}, {}).status());
+  double t_tfg = BestSeconds(reps, [&] { Check(session.Run({}, {mm->output(0)}, {}).status()); });
+
+  openblas_set_num_threads(threads);
+  std::vector<float> c(n * n);
+  double t_blas = BestSeconds(reps, [&] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data<float>(), n, b.data<float>(), n, 0.0f,
+                c.data(), n);
+  });
+
+  Eigen::ThreadPool pool(threads);
+  Eigen::ThreadPoolDevice device(&pool, threads);
+  using Map = Eigen::TensorMap<Eigen::Tensor<const float, 2, Eigen::RowMajor>>;
+  Eigen::Tensor<float, 2, Eigen::RowMajor> out(n, n);
+  Map ea(a.data<float>(), n, n), eb(b.data<float>(), n, n);
+  Eigen::array<Eigen::IndexPair<int>, 1> dims = {Eigen::IndexPair<int>(1, 0)};
+  double t_eigen = BestSeconds(reps, [&] { out.device(device) = ea.contract(eb, dims); });
+
+  double best_peer = std::min(t_blas, t_eigen);
+  fmt::print("matmul f32 {}x{}  threads={}  tfg {:.1f} GFLOP/s   OpenBLAS {:.1f}   Eigen {:.1f}   "
+             "tfg / faster peer = {:.2f}\n",
+             n, n, threads, flops / t_tfg / 1e9, flops / t_blas / 1e9, flops / t_eigen / 1e9, best_peer / t_tfg);
+}
+
+}  // namespace
+}  // namespace tfg
+
+int main(int argc, char** argv) {
+  bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+  for (int threads : {1, 2}) tfg::BenchExecutor(threads);
+  for (int64_t n : {int64_t{1024}, int64_t{2048}}) {
+    if (quick && n > 1024) continue;
+    for (int threads : {1, 2}) tfg::BenchMatMul(n, threads);
+  }
+  return 0;
+}

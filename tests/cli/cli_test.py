@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""The tfg command line: help, version, usage errors, check, graph, missing
+files, script arguments, stdin scripts, exit codes and Ctrl-C.
+
+usage: cli_test.py TFG_BINARY
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+TFG = None
+
+
+def run(*args, stdin=None, cwd=None):
+    return subprocess.run([TFG, *args], input=stdin, capture_output=True, text=True, timeout=60, cwd=cwd,
+                          env=dict(os.environ, TFG_HISTORY=""))
+
+
+class CliTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="tfg_cli_")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def script(self, text, name="s.tfg"):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def assertUsageError(self, r, message):
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(message, r.stderr)
+        self.assertIn("usage: tfg", r.stderr)
+        self.assertEqual(r.stdout, "")
+
+    # ------------------------------------------------------------ help/version
+
+    def test_help(self):
+        for flag in ("--help", "-h"):
+            r = run(flag)
+            self.assertEqual(r.returncode, 0)
+            self.assertTrue(r.stdout.startswith("usage: tfg"))
+            for option in ("--threads", "--seed", "--quiet", "check", "graph"):
+                self.assertIn(option, r.stdout)
+
+    def test_version(self):
+        r = run("--version")
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"^tfg \d+\.\d+\.\d+\n$")
+
+    # ---------------------------------------------------------- usage errors
+
+    def test_unknown_option(self):
+        self.assertUsageError(run("--frobnicate"), "unknown option '--frobnicate'")
+
+    def test_bad_option_values(self):
+        path = self.script("x = 1\n")
+        self.assertUsageError(run("--threads", "many", path), "--threads")
+        self.assertUsageError(run("--threads", "0", path), "--threads")
+        self.assertUsageError(run("--seed", "-3", path), "--seed")
+        self.assertUsageError(run("--seed"), "--seed needs a value")
+
+    def test_check_needs_a_file(self):
+        self.assertUsageError(run("check"), "check needs a FILE")
+
+    def test_missing_file(self):
+        r = run("no_such_script.tfg", cwd=self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr, "tfg: cannot open 'no_such_script.tfg': No such file or directory\n")
+        r = run("check", "no_such_script.tfg", cwd=self.dir)
+        self.assertEqual(r.returncode, 2)
+
+    def test_directory_is_not_a_script(self):
+        r = run(self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("Is a directory", r.stderr)
+
+    # ---------------------------------------------------------------- running
+
+    def test_script_arguments(self):
+        # Everything after FILE belongs to the script, options included.
+        path = self.script("print(len(argv))\nfor a in argv { print(a) }\n")
+        r = run("--seed", "7", path, "--seed", "3", "two words")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), ["3", "--seed", "3", "two words"])
+
+    def test_seed_makes_runs_repeatable(self):
+        path = self.script("print(run(random_uniform([4])))\n")
+        first, again, other = run("--seed", "5", path), run("--seed", "5", path), run("--seed", "6", path)
+        for r in (first, again, other):
+            self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(first.stdout, again.stdout)
+        self.assertNotEqual(first.stdout, other.stdout)
+
+    def test_script_from_stdin(self):
+        r = run("-", stdin="print(40 + 2)\n")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "42\n")
+
+    def test_syntax_error_exit_code_and_caret(self):
+        path = self.script('print("before")\ny = 1 + * 2\n')
+        r = run(path)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, "")  # nothing runs when the script does not parse
+        self.assertCaretMatchesHeader(r.stderr, path, 2)
+
+    def test_runtime_error_names_the_line(self):
+        path = self.script('print("before")\nb = not_defined_anywhere * 2\n')
+        r = run(path)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, "before\n")  # output before the error is kept
+        self.assertIn("not_defined_anywhere", r.stderr)
+        self.assertCaretMatchesHeader(r.stderr, path, 2)
+
+    def assertCaretMatchesHeader(self, stderr, path, line):
+        lines = stderr.splitlines()
+        m = re.match(re.escape(path) + r":(\d+):(\d+): error: ", lines[0])
+        self.assertTrue(m, stderr)
+        self.assertEqual(int(m.group(1)), line, stderr)
+        col = int(m.group(2))
+        excerpt = re.match(r"( *\d+ \| )(.*)$", lines[1])
+        self.assertTrue(excerpt, stderr)
+        caret = lines[2]
+        self.assertEqual(caret.index("^") - len(excerpt.group(1)) + 1, col, stderr)
+
+    def test_interrupt_exits_130(self):
+        path = self.script("i = 0\nwhile true { i = i + 1 }\n")
+        p = subprocess.Popen([TFG, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        try:
+            _, err = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            self.fail("tfg did not exit on SIGINT")
+        self.assertEqual(p.returncode, 130)
+        self.assertIn("interrupted", err)
+
+    # ------------------------------------------------------------ check/graph
+
+    def test_check_ok(self):
+        path = self.script('x = placeholder(f32, [?, 3], name="x")\ny = x * 2\nprint("not printed")\n')
+        r = run("check", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, path + ": ok\n")
+
+    def test_check_reports_errors(self):
+        path = self.script("x = (1 +\n")
+        r = run("check", path)
+        self.assertEqual(r.returncode, 1)
+        self.assertTrue(r.stderr.startswith(path + ":"), r.stderr)
+        self.assertIn("error:", r.stderr)
+
+    def test_graph_dot(self):
+        path = self.script('a = placeholder(f32, [2], name="input_a")\nb = a * a\n')
+        for args in (["graph", path, "--dot"], ["graph", "--dot", path], ["graph", path]):
+            r = run(*args)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(r.stdout.startswith("digraph"), r.stdout)
+            self.assertIn("input_a", r.stdout)
+            self.assertTrue(r.stdout.rstrip().endswith("}"), r.stdout)
+
+    def test_graph_rejects_extra_arguments(self):
+        path = self.script("a = 1\n")
+        self.assertUsageError(run("graph", path, "extra"), "unexpected argument 'extra'")
+
+    # -------------------------------------------------------------------- doc
+
+    def test_doc_ops(self):
+        r = run("doc", "ops")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("# Op reference"))
+        self.assertUsageError(run("doc", "nothing"), "unknown doc topic")
+
+
+if __name__ == "__main__":
+    TFG = os.path.abspath(sys.argv.pop(1))
+    unittest.main()

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The REPL through a real pseudo-terminal: line editing on, prompts,
+multi-line input, errors, history and tab completion.
+
+usage: repl_test.py TFG_BINARY
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pty_session import PtySession  # noqa: E402
+
+TFG = None
+PROMPT = r"tfg> "
+MORE = r"\.\.\.> "
+
+
+class ReplTest(unittest.TestCase):
+    def setUp(self):
+        self.home = tempfile.mkdtemp(prefix="tfg_repl_")
+        self.history = os.path.join(self.home, "history")
+        self.sessions = []
+
+    def tearDown(self):
+        for s in self.sessions:
+            s.close()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def start(self, history=None):
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home, "TERM": "xterm",
+               "TFG_HISTORY": self.history if history is None else history}
+        s = PtySession([TFG, "--threads", "2"], env)
+        self.sessions.append(s)
+        s.expect(PROMPT)
+        return s
+
+    def eval(self, s, line, value):
+        """Types `line` and expects `value` printed on its own line."""
+        s.send(line + "\r")
+        s.expect(r"\r\n" + value + r"\r\n")
+        s.expect(PROMPT)
+
+    def eval_silent(self, s, line):
+        """Types `line` and expects no output before the next prompt."""
+        s.send(line + "\r")
+        s.expect(re.escape(line) + r"\r\n" + PROMPT)
+
+    def quit(self, s):
+        s.send("\x04")  # Ctrl-D on an empty line
+        self.assertEqual(s.wait(), 0, s.text())
+
+    def test_expression_value_is_printed(self):
+        s = self.start()
+        self.eval(s, "1 + 2", "3")
+        self.eval_silent(s, "a = 6")  # an assignment prints nothing
+        self.eval(s, "a * 7", "42")
+        self.quit(s)
+
+    def test_multi_line_function(self):
+        s = self.start()
+        s.send("fn twice(v) {\r")
+        s.expect(MORE)
+        s.send("return v * 2\r")
+        s.expect(MORE)
+        s.send("}\r")
+        s.expect(PROMPT)
+        self.eval(s, "twice(21)", "42")
+        self.quit(s)
+
+    def test_error_then_valid_line(self):
+        s = self.start()
+        s.send("undefined_name_xyz + 1\r")
+        s.expect(r"error: [^\r]*undefined_name_xyz")
+        s.expect(r"\^")  # the caret under the source line
+        s.expect(PROMPT)
+        self.eval(s, "2 * 4", "8")
+        self.quit(s)
+
+    def test_history_is_kept_between_sessions(self):
+        s = self.start()
+        self.eval(s, "10 + 1", "11")
+        self.quit(s)
+        with open(self.history) as f:
+            self.assertIn("10 + 1", f.read().splitlines())
+        s = self.start()
+        s.send("\x1b[A")  # Up: the previous session's line comes back
+        s.expect(r"10 \+ 1")
+        s.send("\r")
+        s.expect(r"\r\n11\r\n")
+        self.quit(s)
+
+    def test_no_history_when_disabled(self):
+        s = self.start(history="")
+        self.eval(s, "3 + 4", "7")
+        self.quit(s)
+        self.assertEqual(os.listdir(self.home), [])
+
+    def test_tab_completes_a_name(self):
+        s = self.start()
+        self.eval_silent(s, "my_long_variable = 40")
+        s.send("my_long_v\t + 2\r")
+        s.expect(r"\r\n42\r\n")
+        self.quit(s)
+
+    def test_tab_completes_an_op(self):
+        s = self.start()
+        s.send("matm\t(constant([[1.5]]), constant([[2.0]]))\r")
+        s.expect(r"\r\n\[\[3\.\]\]\r\n")  # 1.5 * 2.0
+        self.quit(s)
+
+    def test_ctrl_c_exits(self):
+        s = self.start()
+        s.send("1 +")
+        s.send("\x03")
+        self.assertEqual(s.wait(), 128 + signal.SIGINT)
+
+
+class PipedReplTest(unittest.TestCase):
+    """stdin not a terminal: no prompts, no editing, still multi-line aware."""
+
+    def test_piped_input(self):
+        text = "1 + 2\nfn f(a) {\n  return a * 2\n}\n\nf(21)\nnope_undefined\n5 - 1\n"
+        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TFG_HISTORY=""))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), ["3", "42", "4"])
+        self.assertIn("nope_undefined", r.stderr)
+        self.assertNotIn("tfg>", r.stdout)
+
+
+if __name__ == "__main__":
+    TFG = os.path.abspath(sys.argv.pop(1))
+    unittest.main()

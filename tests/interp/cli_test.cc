@@ -1,0 +1,116 @@
+#include "interp/cli.h"
+
+#include <gtest/gtest.h>
+
+namespace tfg::cli {
+namespace {
+
+CliOptions Parse(std::vector<std::string> args) {
+  auto r = ParseArgs(args);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? *r : CliOptions{};
+}
+
+std::string ParseError(std::vector<std::string> args) {
+  auto r = ParseArgs(args);
+  EXPECT_FALSE(r.ok());
+  return r.ok() ? "" : r.status().message();
+}
+
+TEST(ParseArgsTest, NoArgumentsStartsTheRepl) {
+  CliOptions o = Parse({});
+  EXPECT_EQ(o.command, Command::kRepl);
+  EXPECT_EQ(o.threads, 0);
+  EXPECT_EQ(o.seed, 0u);
+  EXPECT_FALSE(o.quiet);
+}
+
+TEST(ParseArgsTest, OptionsBeforeFileAndEverythingAfterIsArgv) {
+  CliOptions o = Parse({"--threads", "3", "--seed=42", "-q", "train.tfg", "--seed", "7", "x"});
+  EXPECT_EQ(o.command, Command::kRun);
+  EXPECT_EQ(o.file, "train.tfg");
+  EXPECT_EQ(o.threads, 3);
+  EXPECT_EQ(o.seed, 42u);
+  EXPECT_TRUE(o.quiet);
+  EXPECT_EQ(o.script_args, (std::vector<std::string>{"--seed", "7", "x"}));
+}
+
+TEST(ParseArgsTest, DoubleDashEndsOptions) {
+  CliOptions o = Parse({"--", "-odd.tfg", "a"});
+  EXPECT_EQ(o.command, Command::kRun);
+  EXPECT_EQ(o.file, "-odd.tfg");
+  EXPECT_EQ(o.script_args, (std::vector<std::string>{"a"}));
+  // A script named like a subcommand.
+  EXPECT_EQ(Parse({"--", "check"}).command, Command::kRun);
+  EXPECT_EQ(Parse({"--", "check"}).file, "check");
+}
+
+TEST(ParseArgsTest, DashIsStdin) {
+  CliOptions o = Parse({"-", "a"});
+  EXPECT_EQ(o.command, Command::kRun);
+  EXPECT_EQ(o.file, "-");
+  EXPECT_EQ(o.script_args, (std::vector<std::string>{"a"}));
+}
+
+TEST(ParseArgsTest, CheckAndGraphTakeOptionsAfterFile) {
+  CliOptions c = Parse({"check", "m.tfg", "--seed", "5", "--", "a1"});
+  EXPECT_EQ(c.command, Command::kCheck);
+  EXPECT_EQ(c.file, "m.tfg");
+  EXPECT_EQ(c.seed, 5u);
+  EXPECT_EQ(c.script_args, (std::vector<std::string>{"a1"}));
+  CliOptions g = Parse({"--quiet", "graph", "m.tfg", "--dot"});
+  EXPECT_EQ(g.command, Command::kGraph);
+  EXPECT_EQ(g.file, "m.tfg");
+  EXPECT_TRUE(g.quiet);
+  EXPECT_EQ(Parse({"graph", "--dot", "m.tfg"}).file, "m.tfg");
+}
+
+TEST(ParseArgsTest, HelpAndVersionWin) {
+  EXPECT_EQ(Parse({"--help"}).command, Command::kHelp);
+  EXPECT_EQ(Parse({"check", "-h"}).command, Command::kHelp);
+  EXPECT_EQ(Parse({"--version"}).command, Command::kVersion);
+  // After FILE, --help belongs to the script.
+  EXPECT_EQ(Parse({"s.tfg", "--help"}).script_args, (std::vector<std::string>{"--help"}));
+}
+
+TEST(ParseArgsTest, DocOps) {
+  EXPECT_EQ(Parse({"doc", "ops"}).command, Command::kDocOps);
+  EXPECT_EQ(ParseError({"doc"}), "'doc' needs a topic (known: ops)");
+  EXPECT_EQ(ParseError({"doc", "kernels"}), "unknown doc topic 'kernels' (known: ops)");
+}
+
+TEST(ParseArgsTest, UsageErrors) {
+  EXPECT_EQ(ParseError({"--frob"}), "unknown option '--frob'");
+  EXPECT_EQ(ParseError({"--threads"}), "option --threads needs a value");
+  EXPECT_EQ(ParseError({"--threads", "2x", "a.tfg"}),
+            "--threads expects a whole number from 1 to 4096, found '2x'");
+  EXPECT_EQ(ParseError({"--threads=0", "a.tfg"}), "--threads expects a whole number from 1 to 4096, found '0'");
+  EXPECT_EQ(ParseError({"--seed", "-1"}), "--seed expects a non-negative whole number, found '-1'");
+  EXPECT_EQ(ParseError({"--seed", "99999999999999999999"}),
+            "--seed expects a non-negative whole number, found '99999999999999999999'");
+  EXPECT_EQ(ParseError({"check"}), "check needs a FILE");
+  EXPECT_EQ(ParseError({"graph", "a.tfg", "b.tfg"}),
+            "unexpected argument 'b.tfg' after a.tfg (script arguments go after '--')");
+  EXPECT_EQ(ParseError({"--dot", "a.tfg"}), "unknown option '--dot'");
+}
+
+TEST(ParseArgsTest, UsageErrorsAreInvalidArgument) {
+  EXPECT_EQ(ParseArgs({"--frob"}).status().code(), Code::kInvalidArgument);
+}
+
+TEST(ParseArgsTest, UnsupportedOptionsSaySo) {
+  auto r = ParseArgs({"--trace", "out.json", "a.tfg"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Code::kUnimplemented);
+  EXPECT_EQ(r.status().message(), "--trace is not supported yet");
+}
+
+TEST(UsageTest, MentionsEveryOption) {
+  std::string usage = Usage();
+  for (const char* s : {"--threads", "--seed", "--quiet", "--help", "--version", "check", "graph", "--dot"}) {
+    EXPECT_NE(usage.find(s), std::string::npos) << s;
+  }
+}
+
+}  // namespace
+}  // namespace tfg::cli
