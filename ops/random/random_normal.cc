@@ -1,0 +1,64 @@
+// random_normal(shape, mean=0.0, stddev=1.0, dtype=f32, seed=0): normally
+// distributed values.
+//
+// Stream (see random_stream.h): f16 and f32 take elements 4b..4b+3 from the
+// four normals NormalsFromBlock(block b, wide=false) gives; f64 takes
+// elements 2b, 2b+1 from NormalsFromBlock(block b, wide=true). Each is
+// mean + stddev * z computed in double, then rounded to the dtype.
+#include "ops/framework/dtype_traits.h"
+#include "ops/framework/op_registry.h"
+#include "ops/random/random_stream.h"
+
+namespace tfg {
+namespace {
+
+template <typename T, int kPerBlock>
+void FillNormal(const OpKernelContext& ctx, const random::RandomStream& stream, const random::NormalParams& p,
+                Tensor& out) {
+  random::FillFromBlocks<kPerBlock>(ctx, stream, out.num_elements(), out.data<T>(),
+                                    [&](const random::PhiloxCounter& w, T* v) {
+                                      double z[4];
+                                      random::NormalsFromBlock(w, kPerBlock == 2, z);
+                                      for (int j = 0; j < kPerBlock; ++j) v[j] = static_cast<T>(p.mean + p.stddev * z[j]);
+                                    });
+}
+
+class RandomNormalKernel : public OpKernel {
+ public:
+  Status Init(const KernelConstruction& c) override {
+    TFG_ASSIGN_OR_RETURN(params_, random::ReadNormalParams(c));
+    return Status::OK();
+  }
+  Status Compute(OpKernelContext& ctx) override {
+    TFG_ASSIGN_OR_RETURN(random::RandomStream stream, random::BeginRun(ctx, params_.seed));
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, params_.shape));
+    switch (out->dtype()) {
+      case DType::kF16: FillNormal<half, 4>(ctx, stream, params_, *out); break;
+      case DType::kF32: FillNormal<float, 4>(ctx, stream, params_, *out); break;
+      case DType::kF64: FillNormal<double, 2>(ctx, stream, params_, *out); break;
+      default: return Internal("random_normal: unsupported dtype {}", DTypeName(out->dtype()));
+    }
+    return Status::OK();
+  }
+
+ private:
+  random::NormalParams params_;
+};
+
+}  // namespace
+
+TFG_REGISTER_OP(OpDefBuilder("random_normal")
+                    .Attr("shape", AttrType::kIntList, std::nullopt, "the output shape")
+                    .Attr("mean", AttrType::kFloat, 0.0, "mean of the distribution")
+                    .Attr("stddev", AttrType::kFloat, 1.0, "standard deviation of the distribution")
+                    .TypeAttr("dtype", FloatTypes(), DType::kF32)
+                    .Attr("seed", AttrType::kInt, int64_t{0}, "op seed; with the graph seed (--seed) fixes the stream")
+                    .Output("y", "dtype")
+                    .Stateful()
+                    .SetShapeFn(random::RandomShapeFn)
+                    .NoGradient("random")
+                    .Doc("Random values from a normal distribution. Each run draws new values; a non-zero seed or "
+                         "--seed makes the sequence of runs reproducible."));
+TFG_REGISTER_KERNEL(KernelDef("random_normal", DeviceType::kCpu).Create<RandomNormalKernel>());
+
+}  // namespace tfg
