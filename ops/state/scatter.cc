@@ -76,7 +76,8 @@ class ScatterKernel final : public OpKernel {
     // In place only when no reader holds the buffer (we hold the lock, so
     // no new reader can appear meanwhile).
     Tensor target = current.RefCountIsOne() ? current : current.DeepCopy(ctx.allocator());
-    if (!target.IsInitialized()) return Error(Code::kResourceExhausted, "{}: out of memory copying '{}'", op, ref_.name);
+    if (!target.IsInitialized())
+      return Error(Code::kResourceExhausted, "{}: out of memory copying '{}'", op, ref_.name);
     const int64_t width = current.dim(0) == 0 ? 0 : current.num_elements() / current.dim(0);
     bool ok = TFG_DISPATCH_NUMBER(values.dtype(), T,
                                   (ApplyRows<T, kAdd>(ctx, *rows, values.data<T>(), width, target.data<T>())));
@@ -136,13 +137,15 @@ OpDefBuilder ScatterOp(const char* name, const char* doc) {
 
 }  // namespace
 
-TFG_REGISTER_OP(ScatterOp("scatter_add", "Adds values[i] to row indices[i] of the variable named `shared_name` "
-                                         "(repeated indices all add); returns the new value."));
-TFG_REGISTER_OP(ScatterOp("scatter_sub", "Subtracts values[i] from row indices[i] of the variable named "
-                                         "`shared_name` (repeated indices all apply); returns the new value."));
-TFG_REGISTER_KERNEL(KernelDef("scatter_add", DeviceType::kCpu).TypeConstraint(NumberTypes(), "T")
-                        .Create<ScatterKernel<true>>());
-TFG_REGISTER_KERNEL(KernelDef("scatter_sub", DeviceType::kCpu).TypeConstraint(NumberTypes(), "T")
-                        .Create<ScatterKernel<false>>());
+TFG_REGISTER_OP(ScatterOp("scatter_add",
+                          "Adds values[i] to row indices[i] of the variable named `shared_name` "
+                          "(repeated indices all add); returns the new value."));
+TFG_REGISTER_OP(ScatterOp("scatter_sub",
+                          "Subtracts values[i] from row indices[i] of the variable named "
+                          "`shared_name` (repeated indices all apply); returns the new value."));
+TFG_REGISTER_KERNEL(
+    KernelDef("scatter_add", DeviceType::kCpu).TypeConstraint(NumberTypes(), "T").Create<ScatterKernel<true>>());
+TFG_REGISTER_KERNEL(
+    KernelDef("scatter_sub", DeviceType::kCpu).TypeConstraint(NumberTypes(), "T").Create<ScatterKernel<false>>());
 
 }  // namespace tfg

@@ -69,10 +69,10 @@ TEST(ScatterTest, Errors) {
   Node* init = g.Update("assign", "W", test::MakeTensor<float>({1, 2, 3, 4, 5, 6}, {3, 2}));
   Node* bad_index = Scatter(g, "scatter_sub", "W", test::MakeTensor<float>({1, 1, 1, 1}, {2, 2}),
                             test::MakeTensor<int32_t>({0, 3}, {2}));
-  Node* bad_shape = Scatter(g, "scatter_add", "W", test::MakeTensor<float>({1, 1, 1}, {1, 3}),
-                            test::MakeTensor<int32_t>({0}, {1}));
-  Node* bad_dtype = Scatter(g, "scatter_add", "W", test::MakeTensor<double>({1, 1}, {1, 2}),
-                            test::MakeTensor<int32_t>({0}, {1}));
+  Node* bad_shape =
+      Scatter(g, "scatter_add", "W", test::MakeTensor<float>({1, 1, 1}, {1, 3}), test::MakeTensor<int32_t>({0}, {1}));
+  Node* bad_dtype =
+      Scatter(g, "scatter_add", "W", test::MakeTensor<double>({1, 1}, {1, 2}), test::MakeTensor<int32_t>({0}, {1}));
   Node* uninit = Scatter(g, "scatter_add", "V", test::MakeTensor<float>({1}, {1}), test::MakeTensor<int32_t>({0}, {1}));
   ASSERT_TRUE(g.Run({}, {init}).ok());
   test::ExpectError(g.Run({}, {bad_index}), Code::kInvalidArgument,

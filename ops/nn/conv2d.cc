@@ -1,0 +1,212 @@
+// conv2d(input, filter, strides=[1, 1], padding="VALID", dilations=[1, 1]):
+// 2-D cross-correlation over NHWC images with an HWIO filter, TensorFlow's
+// Conv2D. Its gradient uses two helper ops declared here:
+//   conv2d_backprop_input(input, filter, out_backprop)  -> d input
+//   conv2d_backprop_filter(input, filter, out_backprop) -> d filter
+// Each takes both forward operands (one only for its shape) and the same
+// attrs; both are linear, so their own gradients are again convolutions.
+#include "ops/framework/gradients.h"
+#include "ops/framework/op_registry.h"
+#include "ops/nn/conv2d_impl.h"
+#include "ops/nn/nn_util.h"
+#include "ops/nn/window.h"
+
+namespace tfg {
+namespace {
+
+using nn::Geometry;
+
+constexpr const char* kInputLayout = "[batch, height, width, channels]";
+constexpr const char* kFilterLayout = "[height, width, in_channels, out_channels]";
+
+// The forward output shape from input and filter shapes (dims may be ?).
+Result<PartialShape> ConvOutputShape(const std::string& op, const PartialShape& input, const PartialShape& filter,
+                                     const AttrMap& attrs) {
+  TFG_ASSIGN_OR_RETURN(nn::WindowAttrs a, nn::ReadWindowAttrs(op, attrs));
+  TFG_RETURN_IF_ERROR(nn::CheckRank4(op, "input", kInputLayout, input));
+  TFG_RETURN_IF_ERROR(nn::CheckRank4(op, "filter", kFilterLayout, filter));
+  const PartialShape in = input.known_rank() ? input : PartialShape::UnknownOfRank(4);
+  const PartialShape f = filter.known_rank() ? filter : PartialShape::UnknownOfRank(4);
+  if (in.dim(3) >= 0 && f.dim(2) >= 0 && in.dim(3) != f.dim(2)) {
+    return InvalidArgument("{}: input has {} channels but the filter expects {}: input {}, filter {} {}", op, in.dim(3),
+                           f.dim(2), input.ToString(), filter.ToString(), kFilterLayout);
+  }
+  TFG_ASSIGN_OR_RETURN(nn::SpatialDim rows, nn::ComputeSpatialDim(op, "height", in.dim(1), f.dim(0), a.strides[0],
+                                                                  a.dilations[0], a.padding));
+  TFG_ASSIGN_OR_RETURN(nn::SpatialDim cols, nn::ComputeSpatialDim(op, "width", in.dim(2), f.dim(1), a.strides[1],
+                                                                  a.dilations[1], a.padding));
+  return PartialShape({in.dim(0), rows.out, cols.out, f.dim(3)});
+}
+
+Status Conv2DShapeFn(ShapeContext& c) {
+  TFG_ASSIGN_OR_RETURN(PartialShape out, ConvOutputShape(c.op().name, c.input(0), c.input(1), c.attrs()));
+  c.set_output(0, std::move(out));
+  return Status::OK();
+}
+
+// The backprops: output `which` (0 input, 1 filter) has that operand's
+// shape; out_backprop must fit the forward output.
+template <int kWhich>
+Status BackpropShapeFn(ShapeContext& c) {
+  const std::string& op = c.op().name;
+  TFG_ASSIGN_OR_RETURN(PartialShape fwd, ConvOutputShape(op, c.input(0), c.input(1), c.attrs()));
+  TFG_RETURN_IF_ERROR(nn::CheckRank4(op, "out_backprop", kInputLayout, c.input(2)));
+  if (!fwd.CompatibleWith(c.input(2))) {
+    return InvalidArgument("{}: out_backprop has shape {} but the convolution of {} by {} gives {}", op,
+                           c.input(2).ToString(), c.input(0).ToString(), c.input(1).ToString(), fwd.ToString());
+  }
+  c.set_output(0, c.input(kWhich).known_rank() ? c.input(kWhich) : PartialShape::UnknownOfRank(4));
+  return Status::OK();
+}
+
+// Reads attrs once; checks the operands of one run.
+class ConvKernelBase : public OpKernel {
+ public:
+  Status Init(const KernelConstruction& c) override {
+    TFG_ASSIGN_OR_RETURN(attrs_, nn::ReadWindowAttrs(c.op->name, *c.attrs));
+    return Status::OK();
+  }
+
+ protected:
+  Result<Geometry> MakeGeometry(const OpKernelContext& ctx, const Tensor& input, const Tensor& filter) const {
+    const std::string& op = nn::OpName(ctx);
+    TFG_RETURN_IF_ERROR(nn::CheckRank4(op, "filter", kFilterLayout, PartialShape(filter.shape())));
+    TFG_ASSIGN_OR_RETURN(Geometry g, nn::ComputeGeometry(op, input.shape(), filter.dim(0), filter.dim(1), attrs_));
+    if (g.c != filter.dim(2)) {
+      return InvalidArgument("{}: input has {} channels but the filter expects {}: input {}, filter {} {}", op, g.c,
+                             filter.dim(2), input.shape().ToString(), filter.shape().ToString(), kFilterLayout);
+    }
+    return g;
+  }
+
+  static Status CheckOutBackprop(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels) {
+    const TensorShape expected({g.n, g.oh, g.ow, out_channels});
+    const Tensor& dy = ctx.input(2);
+    if (dy.shape() == expected) return Status::OK();
+    return InvalidArgument("{}: out_backprop has shape {} but the forward output is {}", nn::OpName(ctx),
+                           dy.shape().ToString(), expected.ToString());
+  }
+
+  nn::WindowAttrs attrs_;
+};
+
+class Conv2DKernel final : public ConvKernelBase {
+ public:
+  Status Compute(OpKernelContext& ctx) override {
+    const Tensor& input = ctx.input(0);
+    const Tensor& filter = ctx.input(1);
+    TFG_ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, input, filter));
+    const int64_t o = filter.dim(3);
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({g.n, g.oh, g.ow, o})));
+    return nn::DispatchFloat(nn::OpName(ctx), input.dtype(), [&](auto tag) {
+      using C = decltype(tag);
+      nn::FloatOut<C> y(out);
+      nn::Conv2DForward<C>(ctx, g, o, nn::FloatView<C>(input).get(), nn::FloatView<C>(filter).get(), y.get());
+      y.Finish();
+    });
+  }
+};
+
+class Conv2DBackpropInputKernel final : public ConvKernelBase {
+ public:
+  Status Compute(OpKernelContext& ctx) override {
+    const Tensor& input = ctx.input(0);
+    const Tensor& filter = ctx.input(1);
+    TFG_ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, input, filter));
+    const int64_t o = filter.dim(3);
+    TFG_RETURN_IF_ERROR(CheckOutBackprop(ctx, g, o));
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, input.shape()));
+    return nn::DispatchFloat(nn::OpName(ctx), input.dtype(), [&](auto tag) {
+      using C = decltype(tag);
+      nn::FloatOut<C> dx(out);
+      nn::Conv2DBackpropInput<C>(ctx, g, o, nn::FloatView<C>(filter).get(), nn::FloatView<C>(ctx.input(2)).get(),
+                                 dx.get());
+      dx.Finish();
+    });
+  }
+};
+
+class Conv2DBackpropFilterKernel final : public ConvKernelBase {
+ public:
+  Status Compute(OpKernelContext& ctx) override {
+    const Tensor& input = ctx.input(0);
+    const Tensor& filter = ctx.input(1);
+    TFG_ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, input, filter));
+    const int64_t o = filter.dim(3);
+    TFG_RETURN_IF_ERROR(CheckOutBackprop(ctx, g, o));
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, filter.shape()));
+    return nn::DispatchFloat(nn::OpName(ctx), input.dtype(), [&](auto tag) {
+      using C = decltype(tag);
+      nn::FloatOut<C> df(out);
+      nn::Conv2DBackpropFilter<C>(ctx, g, o, nn::FloatView<C>(input).get(), nn::FloatView<C>(ctx.input(2)).get(),
+                                  df.get());
+      df.Finish();
+    });
+  }
+};
+
+// <conv(x, f), G> = <x, BI(f, G)> = <f, BF(x, G)>: each op's gradient is
+// one of the other two.
+Status Conv2DGrad(GradContext& g) {
+  TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));
+  const AttrMap& attrs = g.node->attrs();
+  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op("conv2d_backprop_input", {g.input(0), g.input(1), dy}, attrs));
+  TFG_ASSIGN_OR_RETURN(g.input_grads[1], g.Op("conv2d_backprop_filter", {g.input(0), g.input(1), dy}, attrs));
+  return Status::OK();
+}
+
+Status BackpropInputGrad(GradContext& g) {
+  TFG_ASSIGN_OR_RETURN(Output grad, g.OutputGrad(0));
+  const AttrMap& attrs = g.node->attrs();
+  TFG_ASSIGN_OR_RETURN(g.input_grads[1], g.Op("conv2d_backprop_filter", {grad, g.input(1), g.input(2)}, attrs));
+  TFG_ASSIGN_OR_RETURN(g.input_grads[2], g.Op("conv2d", {grad, g.input(1)}, attrs));
+  return Status::OK();
+}
+
+Status BackpropFilterGrad(GradContext& g) {
+  TFG_ASSIGN_OR_RETURN(Output grad, g.OutputGrad(0));
+  const AttrMap& attrs = g.node->attrs();
+  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op("conv2d_backprop_input", {g.input(0), grad, g.input(2)}, attrs));
+  TFG_ASSIGN_OR_RETURN(g.input_grads[2], g.Op("conv2d", {g.input(0), grad}, attrs));
+  return Status::OK();
+}
+
+OpDefBuilder ConvOp(const char* name, const char* second_input, const char* doc) {
+  OpDefBuilder b(name);
+  b.Input("input", "T").Input(second_input, "T");
+  if (std::string(name) != "conv2d") b.Input("out_backprop", "T");
+  b.Attr("strides", AttrType::kIntList, std::vector<int64_t>{1, 1},
+         "[stride_h, stride_w] or [1, stride_h, stride_w, 1]")
+      .Attr("padding", AttrType::kString, std::string("VALID"), "\"VALID\" or \"SAME\" (TensorFlow's rules)")
+      .Attr("dilations", AttrType::kIntList, std::vector<int64_t>{1, 1},
+            "[dilation_h, dilation_w] or [1, dilation_h, dilation_w, 1]")
+      .TypeAttr("T", FloatTypes())
+      .Output("output", "T")
+      .Doc(doc);
+  return b;
+}
+
+}  // namespace
+
+TFG_REGISTER_OP(ConvOp("conv2d", "filter",
+                       "2-D convolution (cross-correlation) of NHWC `input` [batch, height, width, in_channels] "
+                       "with `filter` [height, width, in_channels, out_channels]; output [batch, out_height, "
+                       "out_width, out_channels]. SAME padding splits the total padding with the smaller half "
+                       "before, as TensorFlow does.")
+                    .SetShapeFn(Conv2DShapeFn)
+                    .SetGradFn(Conv2DGrad));
+TFG_REGISTER_OP(ConvOp("conv2d_backprop_input", "filter",
+                       "The gradient of conv2d with respect to its input, given the gradient of its output "
+                       "(`input` is used only for its shape).")
+                    .SetShapeFn(BackpropShapeFn<0>)
+                    .SetGradFn(BackpropInputGrad));
+TFG_REGISTER_OP(ConvOp("conv2d_backprop_filter", "filter",
+                       "The gradient of conv2d with respect to its filter, given the gradient of its output "
+                       "(`filter` is used only for its shape).")
+                    .SetShapeFn(BackpropShapeFn<1>)
+                    .SetGradFn(BackpropFilterGrad));
+TFG_REGISTER_KERNEL(KernelDef("conv2d", DeviceType::kCpu).Create<Conv2DKernel>());
+TFG_REGISTER_KERNEL(KernelDef("conv2d_backprop_input", DeviceType::kCpu).Create<Conv2DBackpropInputKernel>());
+TFG_REGISTER_KERNEL(KernelDef("conv2d_backprop_filter", DeviceType::kCpu).Create<Conv2DBackpropFilterKernel>());
+
+}  // namespace tfg

@@ -1,0 +1,147 @@
+// max_pool and its gradients. Expected values from a NumPy loop over
+// windows (np.argmax: the first maximum), on x = gen(x_shape, 7, 3, 11, 4.0)
+// — whose many repeated values exercise ties — and dy = gen(y_shape, 3, 2,
+// 7, 2.0) (see nn_test_util.h).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/ops/grad_check_util.h"
+#include "tests/ops/nn/nn_test_util.h"
+
+namespace tfg {
+namespace {
+
+using test::ExpectTensorNear;
+using test::Gen;
+using test::Tol;
+
+struct PoolCase {
+  const char* name;
+  std::vector<int64_t> x, ksize, strides;
+  const char* padding;
+  std::vector<int64_t> y;
+  std::vector<double> y_vals, dx_vals;
+};
+
+AttrMap Attrs(const PoolCase& c) {
+  return {{"ksize", c.ksize}, {"strides", c.strides}, {"padding", std::string(c.padding)}};
+}
+
+const PoolCase kCases[] = {
+    {"valid_2x2_s2",
+     {2, 4, 4, 2},
+     {2, 2},
+     {2, 2},
+     "VALID",
+     {2, 2, 2, 2},
+     {0.5, 1.25, 1.25, 1.0, 1.0, 0.0, -0.25, 1.25, 1.25, 0.5, 0.25, 1.25, 1.25, 1.0, 0.75, -0.25},
+     {0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,  0.0, 0.0, -0.5, 0.0,  -1.0, 0.0,  0.0,  0.5,
+      0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.5, 0.0, 0.0, -1.5, 0.0,  0.0,  0.0,  1.5,  0.0,
+      0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0,  0.0, 0.0, 0.0,  -1.0, 0.0,  -1.5, 0.5,  0.0,
+      0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,  0.0, 0.0, 0.0,  1.5,  0.0,  0.0,  -0.5, 1.0}},
+    {"same_3x3_s2",
+     {1, 5, 5, 2},
+     {3, 3},
+     {2, 2},
+     "SAME",
+     {1, 3, 3, 2},
+     {1.25, 1.25, 1.25, 1.0, 0.75, 0.75, 1.25, 1.25, 1.25, 1.25, 1.0, 1.0, 0.75, 0.5, 1.25, 1.25, 1.0, 1.0},
+     {0.0,  1.0,  0.0, 0.0,  0.0, 0.0, 0.0,  0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0,  0.5, 0.0,
+      0.0,  -1.5, 0.0, 0.0,  0.0, 0.0, -1.5, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0,  0.0, 0.0,
+      -0.5, 0.0,  0.0, -1.0, 0.0, 0.0, 0.0,  0.0, 0.0, 1.5, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0}},
+    {"same_2x2_s1",
+     {1, 3, 4, 1},
+     {2, 2},
+     {1, 1},
+     "SAME",
+     {1, 3, 4, 1},
+     {1.25, 1.25, 0.75, 0.75, 1.0, 0.5, 0.75, 0.75, -0.25, 0.5, 0.5, -0.5},
+     {0.0, 0.5, 0.0, 0.0, -1.5, 0.0, 0.0, 0.5, 1.0, 0.0, -0.5, -1.5}},
+    {"valid_3x2_s1x2",
+     {1, 5, 6, 3},
+     {3, 2},
+     {1, 2},
+     "VALID",
+     {1, 3, 3, 3},
+     {0.75, 1.25, 1.25, 1.25, 0.75, 1.0, 1.25, 1.25, 0.5, 0.75, 1.0, 1.25, 1.25, 0.5,
+      1.0,  1.0,  1.25, 0.5,  0.5,  1.0, 1.25, 1.25, 0.5, 0.75, 1.0, 1.25, 1.25},
+     {0.0,  1.0, 0.0, 0.0, 0.0, 0.0,  0.0, -1.5, 0.0,  0.0, 0.0, 0.0, 1.5, 0.0,  0.0, 0.0, 0.0,  0.0,
+      -1.5, 0.0, 0.0, 0.0, 0.0, -2.5, 0.0, 0.0,  -0.5, 0.0, 0.0, 0.0, 0.0, 0.0,  1.5, 0.0, -1.5, 0.0,
+      0.0,  0.5, 0.0, 0.0, 0.0, 0.0,  0.0, 2.5,  0.0,  0.0, 0.0, 0.0, 1.5, 0.0,  0.0, 0.0, 0.0,  0.0,
+      -1.5, 0.0, 1.5, 0.0, 0.0, 0.0,  0.0, 0.0,  -1.0, 0.0, 0.0, 0.0, 0.0, -1.5, 0.0, 0.0, 0.0,  0.0,
+      0.0,  0.0, 0.0, 0.0, 0.0, 0.0,  0.0, 0.0,  0.0,  0.0, 0.0, 0.0, 0.0, 0.0,  0.0, 0.0, 0.0,  0.0}},
+};
+
+class MaxPool : public ::testing::TestWithParam<DType> {};
+
+TEST_P(MaxPool, ForwardAndGradientMatchNumPy) {
+  const DType dt = GetParam();
+  for (const PoolCase& c : kCases) {
+    SCOPED_TRACE(c.name);
+    Tensor x = Gen(dt, TensorShape(c.x), 7, 3, 11, 4.0);
+    Tensor dy = Gen(dt, TensorShape(c.y), 3, 2, 7, 2.0);
+    ExpectTensorNear(test::Eval("max_pool", {x}, Attrs(c)), c.y_vals, TensorShape(c.y), Tol(dt));
+    ExpectTensorNear(test::Eval("max_pool_grad", {x, dy}, Attrs(c)), c.dx_vals, TensorShape(c.x), Tol(dt));
+    // max_pool_grad_grad reads its second operand at each window's argmax:
+    // reading x itself there gives the maxima.
+    ExpectTensorNear(test::Eval("max_pool_grad_grad", {x, x}, Attrs(c)), c.y_vals, TensorShape(c.y), Tol(dt));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, MaxPool, ::testing::Values(DType::kF16, DType::kF32, DType::kF64),
+                         [](const auto& info) { return std::string(DTypeName(info.param)); });
+
+TEST(MaxPool, TiesGoToTheFirstMaximum) {
+  // One 2x2 window of equal values: the gradient lands on the top-left one.
+  Tensor x = test::MakeTensor<float>({3, 3, 3, 3}, {1, 2, 2, 1});
+  Tensor dy = test::MakeTensor<float>({5}, {1, 1, 1, 1});
+  AttrMap attrs = {{"ksize", std::vector<int64_t>{1, 2, 2, 1}}, {"strides", std::vector<int64_t>{1, 2, 2, 1}}};
+  ExpectTensorNear(test::Eval("max_pool_grad", {x, dy}, attrs), {5, 0, 0, 0}, {1, 2, 2, 1});
+}
+
+TEST(MaxPool, NaNIsTheMaximum) {
+  Tensor x = test::MakeTensor<float>({1, NAN, 3, 2}, {1, 2, 2, 1});
+  AttrMap attrs = {{"ksize", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}};
+  ExpectTensorNear(test::Eval("max_pool", {x}, attrs), {NAN}, {1, 1, 1, 1});
+  ExpectTensorNear(test::Eval("max_pool_grad", {x, test::MakeTensor<float>({7}, {1, 1, 1, 1})}, attrs), {0, 7, 0, 0},
+                   {1, 2, 2, 1});
+}
+
+TEST(MaxPool, ShapesAndErrors) {
+  const std::vector<DType> f32 = {DType::kF32};
+  AttrMap pool2 = {{"ksize", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}};
+  EXPECT_EQ(test::InferShapesString("max_pool", {PartialShape({-1, 28, 28, 32})}, f32, pool2), "[?, 14, 14, 32]");
+  AttrMap same = pool2;
+  same["padding"] = std::string("SAME");
+  EXPECT_EQ(test::InferShapesString("max_pool", {PartialShape({4, 7, 7, -1})}, f32, same), "[4, 4, 4, ?]");
+  EXPECT_EQ(test::InferShapesString("max_pool", {PartialShape({4, 1, 7, 2})}, f32, pool2),
+            "max_pool: the window height 2 is larger than the input height 1 with padding=\"VALID\"");
+  AttrMap depth = {{"ksize", std::vector<int64_t>{1, 2, 2, 2}}, {"strides", std::vector<int64_t>{2, 2}}};
+  EXPECT_EQ(test::InferShapesString("max_pool", {PartialShape({4, 8, 8, 2})}, f32, depth),
+            "max_pool: ksize [1, 2, 2, 2] must be 1 in the batch and channel dimensions (NHWC); only height and "
+            "width windows are supported");
+  EXPECT_FALSE(test::RunOp1("max_pool", {test::MakeTensor<float>({1, 2}, {2})}, pool2).ok());
+  test::ExpectError(
+      test::RunKernel("max_pool_grad",
+                      {test::MakeTensor<float>({}, {1, 4, 4, 1}), test::MakeTensor<float>({}, {1, 3, 2, 1})}, pool2),
+      Code::kInvalidArgument, "out_backprop has shape [1, 3, 2, 1] but expected [1, 2, 2, 1]");
+}
+
+TEST(MaxPoolGradient, FiniteDifferences) {
+  // Distinct values (no ties), so the maximum is differentiable.
+  Tensor x = test::RandomF64({2, 5, 6, 2}, -1, 1, 31);
+  EXPECT_GRADIENT_OK("max_pool", {x},
+                     {{"ksize", std::vector<int64_t>{3, 2}},
+                      {"strides", std::vector<int64_t>{2, 2}},
+                      {"padding", std::string("SAME")}});
+  AttrMap attrs = {{"ksize", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{1, 1}}};
+  test::GradCheckOptions wrt_dy;
+  wrt_dy.wrt = {1};
+  EXPECT_GRADIENT_OK("max_pool_grad", {x, test::RandomF64({2, 4, 5, 2}, -1, 1, 32)}, attrs, wrt_dy);
+  EXPECT_GRADIENT_OK("max_pool_grad_grad", {x, test::RandomF64({2, 5, 6, 2}, -1, 1, 33)}, attrs, wrt_dy);
+}
+
+}  // namespace
+}  // namespace tfg
