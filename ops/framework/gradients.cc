@@ -209,10 +209,8 @@ Status NoGradientError(const Output& x, bool reaches_y, const std::vector<std::p
   return s;
 }
 
-}  // namespace
-
-Result<std::vector<Output>> AddGradients(Graph& g, const std::vector<Output>& ys, const std::vector<Output>& xs,
-                                         const std::vector<Output>& grad_ys, const SourceSpan& span) {
+Result<std::vector<Output>> Differentiate(Graph& g, const std::vector<Output>& ys, const std::vector<Output>& xs,
+                                          const std::vector<Output>& grad_ys, const SourceSpan& span, bool partial) {
   if (!grad_ys.empty() && grad_ys.size() != ys.size()) {
     return Status(Code::kInvalidArgument, "grad: grad_ys must give one tensor per y", span);
   }
@@ -240,10 +238,25 @@ Result<std::vector<Output>> AddGradients(Graph& g, const std::vector<Output>& ys
   std::vector<Output> out;
   for (const Output& x : xs) {
     TFG_ASSIGN_OR_RETURN(Output total, bp.Total(x));
-    if (!total.node) return NoGradientError(x, bwd[x.node->id()], bp.blocked(), ForwardReach(g, {x}), span);
+    if (!total.node && !partial) {
+      return NoGradientError(x, bwd[x.node->id()], bp.blocked(), ForwardReach(g, {x}), span);
+    }
     out.push_back(total);
   }
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<Output>> AddGradients(Graph& g, const std::vector<Output>& ys, const std::vector<Output>& xs,
+                                         const std::vector<Output>& grad_ys, const SourceSpan& span) {
+  return Differentiate(g, ys, xs, grad_ys, span, false);
+}
+
+Result<std::vector<Output>> AddGradientsPartial(Graph& g, const std::vector<Output>& ys,
+                                                const std::vector<Output>& xs, const std::vector<Output>& grad_ys,
+                                                const SourceSpan& span) {
+  return Differentiate(g, ys, xs, grad_ys, span, true);
 }
 
 }  // namespace tfg

@@ -45,5 +45,11 @@ struct GradContext {
 Result<std::vector<Output>> AddGradients(Graph& graph, const std::vector<Output>& ys,
                                          const std::vector<Output>& xs, const std::vector<Output>& grad_ys,
                                          const SourceSpan& span);
+// The same, but an x no y depends on gets `node == nullptr` instead of an
+// error (grad() of a variable sums over its read nodes, some of which may
+// not lead to the loss).
+Result<std::vector<Output>> AddGradientsPartial(Graph& graph, const std::vector<Output>& ys,
+                                                const std::vector<Output>& xs, const std::vector<Output>& grad_ys,
+                                                const SourceSpan& span);
 
 }  // namespace tfg

@@ -151,7 +151,6 @@ class ReductionGradKernel final : public OpKernel {
   }
 
   Status Compute(OpKernelContext& ctx) override {
-    const Tensor& dy = ctx.input(0);
     const Tensor& x = ctx.input(1);
     const std::string& op = ctx.info().op->name;
     TFG_ASSIGN_OR_RETURN(std::vector<bool> reduced, ReductionAxes(op, &axis_, PartialShape(x.shape())));

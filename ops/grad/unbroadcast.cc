@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ops/framework/dtype_traits.h"
+#include "ops/framework/gradients.h"
 #include "ops/framework/op_registry.h"
 
 namespace tfg {
@@ -81,6 +82,14 @@ class UnbroadcastKernel : public OpKernel {
   }
 };
 
+// Linear in grad; its adjoint broadcasts back (ops/grad/broadcast_like.cc).
+// Needed for second derivatives through broadcasting binary ops.
+Status UnbroadcastGrad(GradContext& g) {
+  TFG_ASSIGN_OR_RETURN(Output grad, g.OutputGrad(0));
+  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op("broadcast_like", {grad, g.input(0)}));
+  return Status::OK();
+}
+
 TFG_REGISTER_OP(OpDefBuilder("unbroadcast")
                     .Input("grad", "T")
                     .Input("like", "T")
@@ -90,7 +99,7 @@ TFG_REGISTER_OP(OpDefBuilder("unbroadcast")
                       c.set_output(0, c.input(1));
                       return Status::OK();
                     })
-                    .NoGradient("used only inside gradients")
+                    .SetGradFn(UnbroadcastGrad)
                     .Doc("Sums `grad` over the dimensions along which `like` was broadcast, giving a "
                          "tensor of `like`'s shape: the gradient of NumPy broadcasting."));
 TFG_REGISTER_KERNEL(KernelDef("unbroadcast", DeviceType::kCpu).Create<UnbroadcastKernel>());

@@ -89,7 +89,8 @@ TEST(CwiseBinaryGrad, UnbroadcastsShapesKnownOnlyAtRunTime) {
 TEST(CwiseBinaryGrad, FloordivAndModHaveNoGradient) {
   for (const char* op : {"floordiv", "mod"}) {
     auto r = test::SymbolicGradients(op, {RandomF64({3}, 1, 2), RandomF64({3}, 1, 2)}, {}, RandomF64({3}));
-    test::ExpectError(r, Code::kInvalidArgument, "every path from it to the result passes through an op that has no gradient");
+    test::ExpectError(r, Code::kInvalidArgument,
+                      "every path from it to the result passes through an op that has no gradient");
   }
 }
 

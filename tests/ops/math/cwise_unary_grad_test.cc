@@ -66,7 +66,10 @@ TEST(CwiseUnaryGrad, FloatDtypesKeepTheirType) {
 
 TEST(CwiseUnaryGrad, SignHasNoGradient) {
   auto r = test::SymbolicGradients("sign", {RandomF64({3})}, {}, RandomF64({3}));
-  test::ExpectError(r, Code::kInvalidArgument, "passes no gradient: piecewise constant");
+  test::ExpectError(r, Code::kInvalidArgument, "every path from it to the result passes through an op that has no");
+  ASSERT_EQ(r.status().notes().size(), 2u);
+  EXPECT_EQ(r.status().notes()[1].message,
+            "'sign' (sign) passes no gradient: piecewise constant: gradient is zero almost everywhere");
 }
 
 }  // namespace

@@ -62,7 +62,9 @@ TEST(MatMulGrad, ShapesKnownOnlyAtRunTime) {
     for (auto shapes : {test::FeedShapes::kUnknownDims, test::FeedShapes::kUnknownRank}) {
       auto got = test::SymbolicGradients("matmul", {a, b}, Attrs(c), dy, {{}, shapes});
       ASSERT_TRUE(got.ok()) << got.status().ToString();
-      for (int i = 0; i < 2; ++i) test::ExpectTensorNear((*got)[i], test::ToDoubles((*want)[i]), (*want)[i].shape(), 1e-14);
+      for (int i = 0; i < 2; ++i) {
+        test::ExpectTensorNear((*got)[i], test::ToDoubles((*want)[i]), (*want)[i].shape(), 1e-14);
+      }
     }
   }
 }
