@@ -54,4 +54,8 @@ class Interpreter {
   std::unique_ptr<Impl> impl_;
 };
 
+// Graphviz dot for any graph: one box per node labelled "name\nop", data
+// edges labelled "dtype[shape]", control edges dashed.
+std::string GraphToDot(const Graph& graph);
+
 }  // namespace tfg

@@ -1,0 +1,135 @@
+// The evaluator's frame: construction, programs, name lookup.
+#include "interp/evaluator.h"
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include "interp/builtins.h"
+#include "interp/modules.h"
+
+namespace tfg {
+
+Evaluator::Evaluator(InterpreterOptions options) : options_(std::move(options)) {
+  SessionOptions so;
+  so.inter_op_threads = options_.threads;
+  so.intra_op_threads = options_.threads;
+  so.seed = options_.seed;
+  session_ = std::make_unique<Session>(&graph_, so);
+  modules_ = std::make_unique<ModuleLoader>(options_.stdlib_dir);
+  main_globals_ = NewGlobals();
+  for (const BuiltinDef* def : BuiltinRegistry::Global().List()) builtin_names_[def->name] = Value::Builtin(def);
+  for (auto& [name, value] : PredefinedNames()) builtin_names_[name] = value;
+  std::vector<Value> argv;
+  for (const std::string& a : options_.argv) argv.push_back(Value::Str(a));
+  builtin_names_["argv"] = Value::NewList(std::move(argv));
+}
+
+Evaluator::~Evaluator() {
+  // Closures stored in the scopes they capture form reference cycles;
+  // clearing every such scope frees them (and the tensors they hold).
+  for (auto& weak : closure_scopes_) {
+    if (auto env = weak.lock()) env->vars.clear();
+  }
+  main_globals_->vars.clear();
+  modules_->Clear();
+  return_value_ = Value();
+  last_expr_value_ = Value();
+}
+
+std::ostream& Evaluator::out() { return options_.out ? *options_.out : std::cout; }
+std::ostream& Evaluator::err() { return options_.err ? *options_.err : std::cerr; }
+
+void Evaluator::TrackClosureScope(const std::shared_ptr<Env>& env) {
+  // Prune dead entries now and then so long loops creating lambdas stay small.
+  if (closure_scopes_.size() > 1024 && closure_scopes_.size() % 1024 == 0) {
+    std::erase_if(closure_scopes_, [](const std::weak_ptr<Env>& w) { return w.expired(); });
+  }
+  for (const auto& w : closure_scopes_) {
+    if (!w.owner_before(env) && !env.owner_before(w)) return;  // already tracked
+  }
+  closure_scopes_.push_back(env);
+}
+
+Status Evaluator::ExecProgram(std::shared_ptr<ast::Program> program, const std::shared_ptr<Env>& globals,
+                              Value* last_value) {
+  // A module runs at top level even when imported from inside a function.
+  int saved_loops = loop_depth_, saved_functions = function_depth_;
+  loop_depth_ = 0;
+  function_depth_ = 0;
+  Status status;
+  for (const ast::StmtPtr& stmt : program->body) {
+    last_expr_value_ = Value();
+    auto flow = Exec(*stmt, globals);
+    if (!flow.ok()) {
+      status = flow.status();
+      status.WithSpan(stmt->span);
+      break;
+    }
+  }
+  loop_depth_ = saved_loops;
+  function_depth_ = saved_functions;
+  if (last_value) {
+    bool expr_last = status.ok() && !program->body.empty() && program->body.back()->kind == ast::StmtKind::kExpr;
+    *last_value = expr_last ? last_expr_value_ : Value();
+  }
+  return status;
+}
+
+// ------------------------------------------------------------------- names
+
+namespace {
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(1, name.size() / 3) + 1;
+  for (const std::string& candidate : candidates) {
+    size_t d = EditDistance(name, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+std::vector<std::string> Evaluator::VisibleNames(const std::shared_ptr<Env>& env) const {
+  std::set<std::string> names;
+  for (Env* e = env.get(); e != nullptr; e = e->parent.get()) {
+    for (const auto& [name, v] : e->vars) names.insert(name);
+  }
+  for (const auto& [name, v] : builtin_names_) names.insert(name);
+  for (const OpDef* op : OpRegistry::Global().ListOps()) names.insert(op->name);
+  return {names.begin(), names.end()};
+}
+
+Result<Value> Evaluator::LookupName(const std::string& name, const std::shared_ptr<Env>& env,
+                                    const SourceSpan& span) {
+  if (Value* v = env->Lookup(name)) return *v;
+  if (auto it = builtin_names_.find(name); it != builtin_names_.end()) return it->second;
+  if (const OpDef* op = OpRegistry::Global().Find(name)) return Value::OpFunction(op);
+
+  std::string best = ClosestName(name, VisibleNames(env));
+  std::string msg = fmt::format("unknown name '{}'", name);
+  if (!best.empty()) msg += fmt::format("; did you mean '{}'?", best);
+  return Status(Code::kNotFound, msg, span);
+}
+
+}  // namespace tfg

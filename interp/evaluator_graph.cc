@@ -1,0 +1,109 @@
+// Graph building: nodes with the `with` scopes applied, host values as
+// constants, variable reads, eager runs.
+#include "interp/evaluator.h"
+#include "interp/value_convert.h"
+
+namespace tfg {
+
+Result<Node*> Evaluator::AddNode(NodeSpec spec, BuildOptions opts) {
+  if (spec.name.empty()) spec.name = spec.op;
+  if (opts.apply_scope_name) spec.name = scopes_.ScopedName(spec.name);
+  if (opts.apply_device && spec.device.empty()) spec.device = scopes_.device();
+  if (opts.apply_deps) {
+    for (Node* n : scopes_.control_deps()) spec.control_inputs.push_back(n);
+  }
+  SourceSpan span = spec.span;
+  auto node = graph_.AddNode(std::move(spec));
+  if (!node.ok()) return Status(node.status()).WithSpan(span);
+  return *node;
+}
+
+std::string Evaluator::FreshName(const std::string& base) const {
+  if (!graph_.FindNode(base)) return base;
+  for (int i = 1;; ++i) {
+    std::string candidate = base + "_" + std::to_string(i);
+    if (!graph_.FindNode(candidate)) return candidate;
+  }
+}
+
+Result<Output> Evaluator::AddConstant(const Tensor& t, const SourceSpan& span, const std::string& name,
+                                      BuildOptions opts) {
+  NodeSpec spec;
+  spec.op = "constant";
+  spec.attrs["value"] = t;
+  spec.attrs["dtype"] = t.dtype();
+  spec.name = name.empty() ? "constant" : name;
+  spec.span = span;
+  TFG_ASSIGN_OR_RETURN(Node* node, AddNode(std::move(spec), opts));
+  return node->output(0);
+}
+
+Result<Output> Evaluator::ReadVariable(const VariableInfo& var, const SourceSpan& span) {
+  if (scopes_.control_deps().empty()) return var.output();
+  // Inside `with deps(...)` a read must wait for the deps: a fresh read node
+  // of the same variable carries them as control inputs.
+  NodeSpec spec;
+  spec.op = var.node->op_name();
+  spec.attrs = var.node->attrs();
+  spec.name = FreshName(var.node->name() + "/read");
+  spec.device = var.node->requested_device();
+  spec.span = span;
+  BuildOptions opts;
+  opts.apply_scope_name = false;
+  TFG_ASSIGN_OR_RETURN(Node* node, AddNode(std::move(spec), opts));
+  return node->output(0);
+}
+
+Result<Output> Evaluator::ToOutput(const Value& v, std::optional<DType> dtype, const SourceSpan& span) {
+  switch (v.kind()) {
+    case ValueKind::kGraphTensor: return v.as_output();
+    case ValueKind::kVariable: return ReadVariable(*v.as_variable(), span);
+    case ValueKind::kOp:
+      return Status(Code::kInvalidArgument,
+                    fmt::format("the op '{}' has no value to use as a tensor (it is run for its effect)",
+                                v.as_op()->name()),
+                    span);
+    default: break;
+  }
+  if (!IsHostData(v)) {
+    if (ContainsGraph(v)) {
+      return Status(Code::kInvalidArgument,
+                    "a list holding graph tensors is not a tensor; combine them with stack([...]) or concat([...], axis)",
+                    span);
+    }
+    return Status(Code::kInvalidArgument, fmt::format("{} cannot be converted to a tensor", Describe(v)), span);
+  }
+  auto t = ToTensor(v, dtype);
+  if (!t.ok()) return Status(t.status()).WithSpan(span);
+  return AddConstant(*t, span);
+}
+
+Result<std::vector<Node*>> Evaluator::ControlNodes(const Value& v, const SourceSpan& span) {
+  std::vector<Node*> nodes;
+  switch (v.kind()) {
+    case ValueKind::kNone: break;
+    case ValueKind::kGraphTensor: nodes.push_back(v.as_output().node); break;
+    case ValueKind::kOp: nodes.push_back(v.as_op()); break;
+    case ValueKind::kVariable: nodes.push_back(v.as_variable()->node); break;
+    case ValueKind::kList:
+      for (const Value& item : v.as_list().items) {
+        TFG_ASSIGN_OR_RETURN(std::vector<Node*> inner, ControlNodes(item, span));
+        nodes.insert(nodes.end(), inner.begin(), inner.end());
+      }
+      break;
+    default:
+      return Status(Code::kInvalidArgument,
+                    fmt::format("control dependencies must be graph tensors, ops or variables; got {}", Describe(v)),
+                    span);
+  }
+  return nodes;
+}
+
+Result<std::vector<Tensor>> Evaluator::RunEager(const OpDef& op, AttrMap attrs, const std::vector<Tensor>& inputs,
+                                                const SourceSpan& span) {
+  auto results = session_->RunEager(op, std::move(attrs), inputs, span);
+  if (!results.ok()) return Status(results.status()).WithSpan(span);
+  return std::move(*results);
+}
+
+}  // namespace tfg

@@ -1,0 +1,85 @@
+#include "interp/interpreter.h"
+
+#include <algorithm>
+#include <set>
+
+#include "interp/builtins.h"
+#include "interp/evaluator.h"
+#include "interp/modules.h"
+#include "interp/parser.h"
+
+namespace tfg {
+
+struct Interpreter::Impl {
+  explicit Impl(InterpreterOptions options) : ev(std::move(options)) {}
+  Evaluator ev;
+  int chunks = 0;  // REPL chunks evaluated, to name their source
+};
+
+Interpreter::Interpreter(InterpreterOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+Interpreter::~Interpreter() = default;
+
+Status Interpreter::RunFile(const std::string& path) {
+  TFG_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
+  return RunSource(path, text);
+}
+
+Status Interpreter::RunSource(const std::string& path, const std::string& text) {
+  auto file = std::make_shared<SourceFile>(path, text);
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<ast::Program> program, ParseProgram(file));
+  return impl_->ev.ExecProgram(program, impl_->ev.main_globals());
+}
+
+Result<std::string> Interpreter::EvalInteractive(const std::string& text) {
+  Evaluator& ev = impl_->ev;
+  auto file = std::make_shared<SourceFile>("<stdin>", text);
+  ++impl_->chunks;
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<ast::Program> program, ParseProgram(file));
+  Value last;
+  TFG_RETURN_IF_ERROR(ev.ExecProgram(program, ev.main_globals(), &last));
+  // Only a chunk that is one expression shows its value, as the REPL promises.
+  if (program->body.size() != 1 || last.is_none()) return std::string();
+  if (last.is_graph()) {
+    const SourceSpan& span = program->body.back()->span;
+    TFG_ASSIGN_OR_RETURN(last, RunFetches(ev, last, Value(), 0, span));
+  }
+  return Repr(last);
+}
+
+namespace {
+
+const char* const kKeywords[] = {"fn",     "return", "if",    "else", "elif",  "for",  "in",   "while",
+                                 "break",  "continue", "import", "as", "with", "try", "except", "pass",
+                                 "true",   "false",  "none",  "and",  "or",    "not"};
+
+}  // namespace
+
+std::vector<std::string> Interpreter::Completions(const std::string& prefix) const {
+  const Evaluator& ev = impl_->ev;
+  std::set<std::string> out;
+  size_t dot = prefix.rfind('.');
+  if (dot != std::string::npos) {
+    // "nn.de" completes the names of module nn.
+    std::string object = prefix.substr(0, dot), rest = prefix.substr(dot + 1);
+    Value* v = ev.main_globals()->Lookup(object);
+    if (v && v->is(ValueKind::kModule)) {
+      for (const auto& [name, value] : v->as_module()->globals->vars) {
+        if (name.rfind(rest, 0) == 0) out.insert(object + "." + name);
+      }
+    }
+    return {out.begin(), out.end()};
+  }
+  for (const std::string& name : ev.VisibleNames(ev.main_globals())) {
+    if (name.rfind(prefix, 0) == 0) out.insert(name);
+  }
+  for (const char* kw : kKeywords) {
+    if (std::string_view(kw).rfind(prefix, 0) == 0) out.insert(kw);
+  }
+  return {out.begin(), out.end()};
+}
+
+const Graph& Interpreter::graph() const { return impl_->ev.graph(); }
+
+std::string Interpreter::GraphToDot() const { return tfg::GraphToDot(impl_->ev.graph()); }
+
+}  // namespace tfg

@@ -1,0 +1,85 @@
+// The dynamic context that `with` statements set for the nodes built inside
+// them: device placement, name scope, control dependencies and the container
+// of new variables. Scopes are dynamic, as in TensorFlow: a function called
+// inside `with scope("a")` builds nodes named a/...
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ops/framework/graph.h"
+#include "ops/framework/status.h"
+
+namespace tfg {
+
+// A (possibly partial) device name: /job:worker/replica:0/task:1/device:cpu:0.
+// Unset fields are left for the placer.
+struct DeviceSpec {
+  std::optional<std::string> job;
+  std::optional<int64_t> replica;
+  std::optional<int64_t> task;
+  std::optional<std::string> type;  // "cpu", "gpu"
+  std::optional<int64_t> id;        // nullopt with a type: any device of it ("*")
+
+  // Accepts "/job:J/replica:R/task:T/device:TYPE:ID" with any fields left
+  // out, the short "/cpu:0", and "" (nothing set).
+  static Result<DeviceSpec> Parse(const std::string& text);
+  // Fields set in `inner` override ours (nested `with device`).
+  void MergeFrom(const DeviceSpec& inner);
+  // Canonical form, "" when nothing is set.
+  std::string ToString() const;
+  bool empty() const { return !job && !replica && !task && !type; }
+};
+
+class ScopeStack {
+ public:
+  struct State {
+    DeviceSpec device;
+    std::string name_prefix;  // "layer1/block2/" or ""
+    std::vector<Node*> control_deps;
+    std::string container;
+  };
+
+  ScopeStack() : states_(1) {}
+
+  const State& current() const { return states_.back(); }
+  std::string device() const { return current().device.ToString(); }
+  const std::vector<Node*>& control_deps() const { return current().control_deps; }
+  const std::string& container() const { return current().container; }
+  // "layer1/" + base.
+  std::string ScopedName(const std::string& base) const { return current().name_prefix + base; }
+
+  // Each push starts from a copy of the current state; Pop restores it.
+  void PushDevice(const DeviceSpec& spec, bool clear);
+  void PushScope(const std::string& name);
+  void PushDeps(const std::vector<Node*>& nodes);
+  void PushContainer(const std::string& name);
+  void Pop();
+  size_t depth() const { return states_.size(); }
+
+ private:
+  std::vector<State> states_;
+};
+
+// Pops the scope pushed just before it when leaving the block, also when the
+// block fails.
+class ScopeGuard {
+ public:
+  explicit ScopeGuard(ScopeStack& s) : stack_(s), depth_(s.depth()) {}
+  ~ScopeGuard() {
+    while (stack_.depth() >= depth_ && stack_.depth() > 1) stack_.Pop();
+  }
+  ScopeGuard(const ScopeGuard&) = delete;
+  ScopeGuard& operator=(const ScopeGuard&) = delete;
+
+ private:
+  ScopeStack& stack_;
+  size_t depth_;
+};
+
+// A scope name must be a valid node name part: letters, digits, _ . - and /
+// between parts.
+Status CheckScopeName(const std::string& name);
+
+}  // namespace tfg
