@@ -27,7 +27,7 @@ struct Output {
   bool operator!=(const Output& o) const { return !(*this == o); }
   DType dtype() const;
   const PartialShape& shape() const;
-  // "layer1/matmul:0" ("layer1/matmul" for output 0).
+  // "layer1/matmul:0": node name and output index, as errors and run() name it.
   std::string name() const;
 };
 
