@@ -94,10 +94,10 @@ Result<DeviceSpec> DeviceSpec::Parse(const std::string& text) {
 }
 
 void DeviceSpec::MergeFrom(const DeviceSpec& inner) {
-  if (inner.job) job = inner.job;
+  if (!inner.job.empty()) job = inner.job;
   if (inner.replica) replica = inner.replica;
   if (inner.task) task = inner.task;
-  if (inner.type) {
+  if (!inner.type.empty()) {
     type = inner.type;
     id = inner.id;
   }
@@ -105,10 +105,10 @@ void DeviceSpec::MergeFrom(const DeviceSpec& inner) {
 
 std::string DeviceSpec::ToString() const {
   std::string out;
-  if (job) out += "/job:" + *job;
+  if (!job.empty()) out += "/job:" + job;
   if (replica) out += "/replica:" + std::to_string(*replica);
   if (task) out += "/task:" + std::to_string(*task);
-  if (type) out += "/device:" + *type + ":" + (id ? std::to_string(*id) : std::string("*"));
+  if (!type.empty()) out += "/device:" + type + ":" + (id ? std::to_string(*id) : std::string("*"));
   return out;
 }
 

@@ -16,10 +16,10 @@ namespace tfg {
 // A (possibly partial) device name: /job:worker/replica:0/task:1/device:cpu:0.
 // Unset fields are left for the placer.
 struct DeviceSpec {
-  std::optional<std::string> job;
+  std::string job;                  // "" when unset
   std::optional<int64_t> replica;
   std::optional<int64_t> task;
-  std::optional<std::string> type;  // "cpu", "gpu"
+  std::string type;                 // "cpu", "gpu"; "" when unset
   std::optional<int64_t> id;        // nullopt with a type: any device of it ("*")
 
   // Accepts "/job:J/replica:R/task:T/device:TYPE:ID" with any fields left
@@ -29,7 +29,7 @@ struct DeviceSpec {
   void MergeFrom(const DeviceSpec& inner);
   // Canonical form, "" when nothing is set.
   std::string ToString() const;
-  bool empty() const { return !job && !replica && !task && !type; }
+  bool empty() const { return job.empty() && !replica && !task && type.empty(); }
 };
 
 class ScopeStack {
