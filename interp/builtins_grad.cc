@@ -1,5 +1,6 @@
 // grad(ys, xs, grad_ys=none): symbolic gradients (white paper §4.1) from
-// the script. A variable may have several read nodes (one per `with deps`
+// the script, and sparse_gradient(g), which optimizers use to keep an
+// embedding's gradient sparse. A variable may have several read nodes (one per `with deps`
 // scope it was used in); its gradient is the sum over all of them.
 #include "interp/builtins.h"
 #include "ops/framework/gradients.h"
@@ -34,6 +35,28 @@ std::vector<Output> VariableReads(const Graph& g, const VariableInfo& var) {
     }
   }
   return reads;
+}
+
+// What `unconnected=` asks for an x the ys do not depend on: an error
+// naming it (the default), none (minimize skips such variables, as
+// TensorFlow's does), or zeros of x's shape.
+Result<Value> Unconnected(Evaluator& ev, const BoundArgs& args, const Value& x) {
+  const Value& mode = args[3];
+  if (mode.is(ValueKind::kString) && mode.as_string() == "none") return Value();
+  if (mode.is(ValueKind::kString) && mode.as_string() == "zero") {
+    TFG_ASSIGN_OR_RETURN(Output o, ev.ToOutput(x, std::nullopt, args.spans[1]));
+    NodeSpec spec{"zeros_like", {o}, {}, {}, "gradients/zeros", "", args.span};
+    TFG_ASSIGN_OR_RETURN(Node * n, ev.AddNode(std::move(spec)));
+    return Value::Graph(n->output(0));
+  }
+  if (!(mode.is(ValueKind::kString) && mode.as_string() == "error")) {
+    return Status(Code::kInvalidArgument,
+                  fmt::format("grad: unconnected= must be \"error\", \"none\" or \"zero\", got {}", Describe(mode)),
+                  args.spans[3]);
+  }
+  std::string what = x.is_graph() ? x.graph_output().node->name() : Describe(x);
+  return Status(Code::kInvalidArgument,
+                fmt::format("grad: the result does not depend on '{}'; no gradient flows to it", what), args.span);
 }
 
 Result<Value> Grad(Evaluator& ev, BoundArgs& args) {
@@ -71,10 +94,9 @@ Result<Value> Grad(Evaluator& ev, BoundArgs& args) {
       total = n->output(0);
     }
     if (!total.node) {
-      std::string what = items[i].is_graph() ? items[i].graph_output().node->name() : Describe(items[i]);
-      return Status(Code::kInvalidArgument,
-                    fmt::format("grad: the result does not depend on '{}'; no gradient flows to it", what),
-                    args.span);
+      TFG_ASSIGN_OR_RETURN(Value missing, Unconnected(ev, args, items[i]));
+      out.push_back(std::move(missing));
+      continue;
     }
     out.push_back(Value::Graph(total));
   }
@@ -82,13 +104,31 @@ Result<Value> Grad(Evaluator& ev, BoundArgs& args) {
   return Value::NewList(std::move(out));
 }
 
+// An embedding's gradient (gather_grad along axis 0) as its rows and their
+// indices, so an optimizer can update just those rows (OSDI §4.2); none for
+// any other gradient.
+Result<Value> SparseGradient(Evaluator&, BoundArgs& args) {
+  if (!args[0].is_graph()) return Value();
+  const Node* node = args[0].graph_output().node;
+  const int64_t* axis = node->attr<int64_t>("axis");
+  if (node->op_name() != "gather_grad" || !axis || *axis != 0 || node->control_inputs().size() > 0) return Value();
+  return Value::NewList({Value::Graph(node->inputs()[0]), Value::Graph(node->inputs()[1])});
+}
+
 const BuiltinRegistrar kGradBuiltins({
     {"grad",
-     {BuiltinParam{"ys", std::nullopt}, BuiltinParam{"xs", std::nullopt}, BuiltinParam{"grad_ys", Value()}},
+     {BuiltinParam{"ys", std::nullopt}, BuiltinParam{"xs", std::nullopt}, BuiltinParam{"grad_ys", Value()},
+      BuiltinParam{"unconnected", Value::Str("error")}},
      "Symbolic gradients: d(sum of ys)/dx for each x (a tensor or a variable), added to the graph as backprop "
      "nodes. A single x gives a single tensor, a list gives a list. grad_ys seeds the backward pass (default: "
-     "ones).",
+     "ones). For an x the ys do not depend on, unconnected=\"error\" (default) fails naming it, \"none\" "
+     "gives none and \"zero\" gives zeros of x's shape.",
      Grad},
+    {"sparse_gradient",
+     {BuiltinParam{"g", std::nullopt}},
+     "[values, indices] when g is an embedding's gradient (from gather along axis 0), so an optimizer can update "
+     "only the rows named by indices (scatter_sub, sparse_apply_*); none for any other value.",
+     SparseGradient},
 });
 
 }  // namespace

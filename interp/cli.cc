@@ -85,6 +85,8 @@ Status ArgParser::ParseOption(const std::string& arg) {
     version_ = true;
   } else if (arg == "--quiet" || arg == "-q") {
     opts_.quiet = true;
+  } else if (arg == "--check-numerics") {
+    opts_.check_numerics = true;
   } else if (arg == "--dot" && opts_.command == Command::kGraph) {
     // Graphviz dot is the only graph format; the flag is accepted for clarity.
   } else if (is("--threads")) {
@@ -204,6 +206,7 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.threads = opts.threads;
   o.seed = opts.seed;
   o.quiet = opts.quiet;
+  o.check_numerics = opts.check_numerics;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -262,6 +265,8 @@ options:
   --threads N   size of the inter- and intra-op thread pools (default: one per core)
   --seed S      seed for random ops, for repeatable runs (default: nondeterministic)
   --quiet, -q   no progress lines
+  --check-numerics
+                stop a run at the first op whose float output holds NaN or Inf
   --help, -h    show this help
   --version, -V show the version
 

@@ -34,6 +34,7 @@ struct CliOptions {
   int threads = 0;                       // --threads N; 0: one per core
   uint64_t seed = 0;                     // --seed S; 0: nondeterministic
   bool quiet = false;                    // --quiet
+  bool check_numerics = false;           // --check-numerics
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

@@ -15,6 +15,7 @@ Evaluator::Evaluator(InterpreterOptions options) : options_(std::move(options)) 
   so.inter_op_threads = options_.threads;
   so.intra_op_threads = options_.threads;
   so.seed = options_.seed;
+  so.check_numerics = options_.check_numerics;
   session_ = std::make_unique<Session>(&graph_, so);
   modules_ = std::make_unique<ModuleLoader>(options_.stdlib_dir);
   main_globals_ = NewGlobals();
@@ -33,6 +34,7 @@ Evaluator::~Evaluator() {
   }
   main_globals_->vars.clear();
   modules_->Clear();
+  prelude_.reset();
   return_value_ = Value();
   last_expr_value_ = Value();
 }
@@ -117,6 +119,9 @@ std::vector<std::string> Evaluator::VisibleNames(const std::shared_ptr<Env>& env
   }
   for (const auto& [name, v] : builtin_names_) names.insert(name);
   for (const OpDef* op : OpRegistry::Global().ListOps()) names.insert(op->name);
+  if (prelude_) {
+    for (const auto& [name, v] : prelude_->globals->vars) names.insert(name);
+  }
   return {names.begin(), names.end()};
 }
 
@@ -125,6 +130,8 @@ Result<Value> Evaluator::LookupName(const std::string& name, const std::shared_p
   if (Value* v = env->Lookup(name)) return *v;
   if (auto it = builtin_names_.find(name); it != builtin_names_.end()) return it->second;
   if (const OpDef* op = OpRegistry::Global().Find(name)) return Value::OpFunction(op);
+  TFG_ASSIGN_OR_RETURN(std::optional<Value> from_prelude, LookupPrelude(name, span));
+  if (from_prelude) return *from_prelude;
 
   std::string best = ClosestName(name, VisibleNames(env));
   std::string msg = fmt::format("unknown name '{}'", name);

@@ -142,6 +142,9 @@ class Evaluator {
     bool warned = false;
   };
   RunHistory& run_history() { return run_history_; }
+  // 0, 1, 2, ... for successive calls with the same key: host builtins that
+  // draw random numbers number their calls so each draws anew, repeatably.
+  uint64_t NextCallCount(const std::string& key) { return call_counts_[key]++; }
 
   // Remembers a scope captured by a closure so the cycles closures make
   // (a function stored in the scope it captured) can be broken at exit.
@@ -157,6 +160,7 @@ class Evaluator {
   // evaluator_call.cc
   Result<Value> EvalCall(const ast::Call& e, const std::shared_ptr<Env>& env);
   Result<Value> CallFunction(const Function& fn, CallArgs args, const SourceSpan& span);
+  bool InLibrary(const SourceSpan& span) const;
   Status BindParams(const Function& fn, CallArgs& args, Env& locals, const SourceSpan& span);
   // evaluator_index.cc
   Result<Value> EvalIndex(const ast::Index& e, const std::shared_ptr<Env>& env);
@@ -173,6 +177,8 @@ class Evaluator {
   Result<Flow> ExecTry(const ast::Try& s, const std::shared_ptr<Env>& env);
   Result<Flow> ExecImport(const ast::Import& s, const std::shared_ptr<Env>& env);
   Result<Flow> ExecLoopBody(const ast::Block& body, const std::shared_ptr<Env>& env, bool& stop);
+  // prelude.cc
+  Result<std::optional<Value>> LookupPrelude(const std::string& name, const SourceSpan& span);
 
   InterpreterOptions options_;
   Graph graph_;
@@ -184,6 +190,13 @@ class Evaluator {
   std::vector<std::shared_ptr<VariableInfo>> variables_;
   std::vector<std::weak_ptr<Env>> closure_scopes_;
   RunHistory run_history_;
+  std::unordered_map<std::string, uint64_t> call_counts_;
+  // While a standard-library function called from a user's script runs:
+  // that call. Nodes the library builds and errors it raises point there,
+  // at the user's line, not inside stdlib/ (evaluator_call.cc).
+  SourceSpan library_caller_;
+  std::shared_ptr<Module> prelude_;  // stdlib/prelude.tfg, loaded at the first name nothing else defines
+  bool prelude_loading_ = false;
 
   // Per-call state: the value a `return` gave, the last expression
   // statement's value (a function without `return` returns it), how many

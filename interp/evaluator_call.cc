@@ -1,6 +1,7 @@
 // Calls: argument evaluation, dispatch on the callee, tfg functions.
 #include "interp/builtins.h"
 #include "interp/evaluator.h"
+#include "interp/modules.h"
 
 namespace tfg {
 
@@ -78,6 +79,27 @@ Status Evaluator::BindParams(const Function& fn, CallArgs& args, Env& locals, co
   return Status::OK();
 }
 
+bool Evaluator::InLibrary(const SourceSpan& span) const {
+  if (!span.file) return false;
+  const std::string& dir = modules_->stdlib_dir();
+  const std::string& path = span.file->path();
+  return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
+}
+
+namespace {
+
+// An error raised inside the standard library, re-pointed at the user's call
+// with a note at the library line (as TensorFlow filters its own frames out
+// of tracebacks).
+Status AtCaller(const Status& s, const SourceSpan& call) {
+  Status out(s.code(), s.message(), call);
+  if (s.span().valid()) out.AddNote(s.span(), "raised inside the standard library here");
+  for (const Note& n : s.notes()) out.AddNote(n.span, n.message);
+  return out;
+}
+
+}  // namespace
+
 Result<Value> Evaluator::CallFunction(const Function& fn, CallArgs args, const SourceSpan& span) {
   if (call_depth_ >= kMaxCallDepth) {
     return Status(Code::kResourceExhausted,
@@ -89,6 +111,8 @@ Result<Value> Evaluator::CallFunction(const Function& fn, CallArgs args, const S
   locals->parent = fn.closure;
   TFG_RETURN_IF_ERROR(BindParams(fn, args, *locals, span));
 
+  bool enters_library = !library_caller_.valid() && InLibrary(fn.def->span) && !InLibrary(span);
+  if (enters_library) library_caller_ = span;
   int saved_loops = loop_depth_;
   loop_depth_ = 0;
   ++call_depth_;
@@ -98,7 +122,12 @@ Result<Value> Evaluator::CallFunction(const Function& fn, CallArgs args, const S
   --function_depth_;
   --call_depth_;
   loop_depth_ = saved_loops;
-  if (!flow.ok()) return flow.status();
+  if (enters_library) library_caller_ = SourceSpan();
+  if (!flow.ok()) {
+    const Status& s = flow.status();
+    if (enters_library && (!s.span().valid() || InLibrary(s.span()))) return AtCaller(s, span);
+    return s;
+  }
 
   Value result;
   if (*flow == Flow::kReturn) {

@@ -12,6 +12,7 @@ Result<Node*> Evaluator::AddNode(NodeSpec spec, BuildOptions opts) {
   if (opts.apply_deps) {
     for (Node* n : scopes_.control_deps()) spec.control_inputs.push_back(n);
   }
+  if (library_caller_.valid() && InLibrary(spec.span)) spec.span = library_caller_;
   SourceSpan span = spec.span;
   auto node = graph_.AddNode(std::move(spec));
   if (!node.ok()) return Status(node.status()).WithSpan(span);

@@ -3,6 +3,8 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstring>
 
 #include "interp/thread_pool.h"
 
@@ -63,6 +65,51 @@ Status CheckOutputs(const PlanNode& pn, const Tensor* outs) {
   return Status::OK();
 }
 
+struct NonFiniteCount {
+  int64_t nan = 0;
+  int64_t inf = 0;
+};
+
+template <typename T>
+NonFiniteCount CountNonFinite(const T* values, int64_t n) {
+  NonFiniteCount c;
+  for (int64_t i = 0; i < n; ++i) {
+    if (std::isnan(values[i])) {
+      ++c.nan;
+    } else if (std::isinf(values[i])) {
+      ++c.inf;
+    }
+  }
+  return c;
+}
+
+// IEEE half by its bits: all-ones exponent, then the mantissa tells NaN from Inf.
+NonFiniteCount CountNonFiniteHalf(const void* data, int64_t n) {
+  NonFiniteCount c;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  for (int64_t i = 0; i < n; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, bytes + 2 * i, sizeof(bits));
+    if ((bits & 0x7C00) != 0x7C00) continue;
+    if (bits & 0x03FF) {
+      ++c.nan;
+    } else {
+      ++c.inf;
+    }
+  }
+  return c;
+}
+
+NonFiniteCount CountNonFinite(const Tensor& t) {
+  if (!t.IsInitialized() || t.raw_data() == nullptr) return {};
+  switch (t.dtype()) {
+    case DType::kF16: return CountNonFiniteHalf(t.raw_data(), t.num_elements());
+    case DType::kF32: return CountNonFinite(t.data<float>(), t.num_elements());
+    case DType::kF64: return CountNonFinite(t.data<double>(), t.num_elements());
+    default: return {};
+  }
+}
+
 class Step : public std::enable_shared_from_this<Step> {
  public:
   Step(std::shared_ptr<const Plan> plan, const ExecutorEnv& env, const StepInfo& info)
@@ -87,6 +134,12 @@ class Step : public std::enable_shared_from_this<Step> {
   void MakeReady(int32_t id, ReadyQueue& q, bool& kept_expensive);
   void Schedule(int32_t id);
   void Fail(const PlanNode& pn, Status status);
+  // The message starts with the node, so AnnotateNodeError adds only the span.
+  static Status CheckNodeNumerics(const PlanNode& pn, const Tensor* outs) {
+    Status s = CheckNumerics(outs, pn.num_outputs);
+    if (!s.ok()) s.Prepend(fmt::format("{} '{}' ", pn.node->op_name(), pn.node->name()));
+    return s;
+  }
   void Finish();
   Result<std::vector<Tensor>> Wait(double timeout_seconds);
 
@@ -150,6 +203,7 @@ void Step::Process(int32_t id, ReadyQueue& q) {
                       env_.resources, &info_);
   Status s = pn.kernel->Compute(ctx);
   if (s.ok()) s = CheckOutputs(pn, outs);
+  if (env_.check_numerics && s.ok()) s = CheckNodeNumerics(pn, outs);
   bool ok = s.ok();
   if (!ok) Fail(pn, std::move(s));
   Complete(id, ok, q);
@@ -165,6 +219,9 @@ void Step::RunAsync(int32_t id) {
     delete ctx;
     const PlanNode& node = self->plan_->nodes[id];
     if (s.ok()) s = CheckOutputs(node, self->root_.outputs.data() + node.output_start);
+    if (self->env_.check_numerics && s.ok()) {
+      s = self->CheckNodeNumerics(node, self->root_.outputs.data() + node.output_start);
+    }
     bool ok = s.ok();
     if (!ok) self->Fail(node, std::move(s));
     ReadyQueue q;
@@ -259,6 +316,17 @@ Result<std::vector<Tensor>> Step::Wait(double timeout_seconds) {
 }
 
 }  // namespace
+
+Status CheckNumerics(const Tensor* outputs, int num_outputs) {
+  for (int i = 0; i < num_outputs; ++i) {
+    NonFiniteCount c = CountNonFinite(outputs[i]);
+    if (c.nan == 0 && c.inf == 0) continue;
+    const char* produced = c.nan == 0 ? "Inf" : c.inf == 0 ? "NaN" : "NaN and Inf";
+    return InvalidArgument("produced {} (output {} has {} NaN, {} Inf of {} values)", produced, i, c.nan, c.inf,
+                           outputs[i].num_elements());
+  }
+  return Status::OK();
+}
 
 Result<std::vector<Tensor>> RunStep(std::shared_ptr<const Plan> plan, const std::vector<Tensor>& feeds,
                                     const ExecutorEnv& env, const StepInfo& info, double timeout_seconds) {

@@ -41,15 +41,25 @@ struct ExecutorEnv {
   ThreadPool* pool = nullptr;
   ResourceMgr* resources = nullptr;
   StepCounter* live_steps = nullptr;
+  // --check-numerics: a floating-point output holding NaN or Inf fails its
+  // node like a kernel error. Off, it costs one branch per node.
+  bool check_numerics = false;
 };
 
 // Runs `plan` with `feeds` (indexed as the plan's FeedEdges say) and
 // returns one tensor per fetch. The first kernel error (annotated with the
 // node's name and span) stops scheduling; it is returned once the kernels
-// already running finish. With `timeout_seconds` > 0 the step fails with
+// already running finish. With `env.check_numerics`, the first node whose
+// outputs hold NaN or Inf fails the same way. With `timeout_seconds` > 0 the step fails with
 // DeadlineExceeded when not done by then; kernels still running finish in
 // the background and their results are dropped.
 Result<std::vector<Tensor>> RunStep(std::shared_ptr<const Plan> plan, const std::vector<Tensor>& feeds,
                                     const ExecutorEnv& env, const StepInfo& info, double timeout_seconds);
+
+// OK when no floating-point tensor of `outputs` holds NaN or Inf; else
+// InvalidArgument "produced NaN (output 0 has 3 NaN, 0 Inf of 40 values)",
+// for the caller to put the producer's name in front. Tensors of other
+// dtypes are not looked at.
+Status CheckNumerics(const Tensor* outputs, int num_outputs);
 
 }  // namespace tfg

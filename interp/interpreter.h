@@ -18,6 +18,7 @@ struct InterpreterOptions {
   int threads = 0;                // --threads N; 0: one per core
   uint64_t seed = 0;              // --seed S; 0: nondeterministic
   bool quiet = false;             // --quiet: no progress lines
+  bool check_numerics = false;    // --check-numerics: stop at the first op producing NaN/Inf
   // `tfg check` / `tfg graph`: build the graph and shape-check it, but run
   // no kernels: run() returns zero tensors of the fetches' static shapes
   // (unknown dims taken as 1) and print() prints nothing.

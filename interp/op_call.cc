@@ -9,7 +9,13 @@ namespace tfg {
 namespace {
 
 std::string ParamName(const OpDef& op, const ParamRef& p) {
+  if (p.is_variable) return op.variables[p.index];
   return p.is_input ? op.inputs[p.index].name : op.attrs[p.index].name;
+}
+
+int FindVariable(const OpDef& op, const std::string& name) {
+  auto it = std::find(op.variables.begin(), op.variables.end(), name);
+  return it == op.variables.end() ? -1 : static_cast<int>(it - op.variables.begin());
 }
 
 std::string ParamList(const OpDef& op) {
@@ -38,6 +44,7 @@ struct Binder {
   std::vector<bool> attr_given;
 
   Status Bind(const std::string& name, const Value& v, const SourceSpan& span) {
+    if (int var = FindVariable(op, name); var >= 0) return BindVariable(var, v, span);
     int in = op.FindInput(name);
     if (in >= 0) {
       if (call.inputs[in]) return Repeated(name, span);
@@ -58,8 +65,55 @@ struct Binder {
     return Status::OK();
   }
 
+  // The op names the variable by its shared name and container (attrs
+  // `<param>`, `<param>_container`); its type attr takes the variable's dtype.
+  Status BindVariable(int index, const Value& v, const SourceSpan& span) {
+    const std::string& name = op.variables[index];
+    if (call.variables[index]) return Repeated(name, span);
+    if (!v.is(ValueKind::kVariable)) {
+      return Status(Code::kInvalidArgument,
+                    fmt::format("{}: '{}' must be a variable (made by variable(...)), got {}", op.name, name,
+                                Describe(v)),
+                    span);
+    }
+    const std::shared_ptr<VariableInfo>& var = v.as_variable();
+    call.variables[index] = var;
+    for (const std::string& attr : {name, name + "_container"}) {
+      const AttrDef* def = op.FindAttr(attr);
+      attr_given[static_cast<size_t>(def - op.attrs.data())] = true;
+    }
+    call.attrs[name] = var->shared_name;
+    call.attrs[name + "_container"] = var->container;
+    return Status::OK();
+  }
+
+  // Variables of one type attr must agree, and fix it unless the caller did.
+  Status BindVariableTypes(const SourceSpan& span) {
+    for (size_t i = 0; i < op.variables.size(); ++i) {
+      if (!call.variables[i]) continue;
+      const std::string& type_attr = op.variable_types[i];
+      DType dtype = call.variables[i]->dtype();
+      const DType* bound = FindAttr<DType>(call.attrs, type_attr);
+      if (bound && *bound != dtype) {
+        return Status(Code::kInvalidArgument,
+                      fmt::format("{}: variable '{}' ({}) holds {}, but {} is {}", op.name, op.variables[i],
+                                  call.variables[i]->shared_name, DTypeName(dtype), type_attr, DTypeName(*bound)),
+                      span);
+      }
+      call.attrs[type_attr] = dtype;
+    }
+    return Status::OK();
+  }
+
   // Every input given, and every attr without a default or inference.
   Status CheckComplete(const SourceSpan& span) {
+    for (size_t i = 0; i < op.variables.size(); ++i) {
+      if (call.variables[i]) continue;
+      return Status(Code::kInvalidArgument,
+                    fmt::format("{} is missing its variable '{}' (parameters: {})", op.name, op.variables[i],
+                                ParamList(op)),
+                    span);
+    }
     for (size_t i = 0; i < op.inputs.size(); ++i) {
       if (call.inputs[i]) continue;
       return Status(Code::kInvalidArgument,
@@ -93,6 +147,7 @@ Result<BoundOpCall> BindOpCall(const OpDef& op, const CallArgs& args, const Sour
   BoundOpCall call;
   call.op = &op;
   call.inputs.resize(op.inputs.size());
+  call.variables.resize(op.variables.size());
   Binder binder{op, call, std::vector<bool>(op.attrs.size(), false)};
   if (args.positional.size() > op.params.size()) {
     return Status(Code::kInvalidArgument,
@@ -116,6 +171,7 @@ Result<BoundOpCall> BindOpCall(const OpDef& op, const CallArgs& args, const Sour
     }
   }
   TFG_RETURN_IF_ERROR(binder.CheckComplete(span));
+  TFG_RETURN_IF_ERROR(binder.BindVariableTypes(span));
   return call;
 }
 
@@ -332,6 +388,15 @@ InputDType InferTypeAttr(const BoundOpCall& call, const std::string& type_attr) 
   return {AgreedDefault(host), ""};
 }
 
+// "variable 'var'" when a bound variable fixed the type attr.
+std::optional<std::string> VariableOfType(const BoundOpCall& call, const std::string& type_attr) {
+  const OpDef& op = *call.op;
+  for (size_t i = 0; i < op.variables.size(); ++i) {
+    if (call.variables[i] && op.variable_types[i] == type_attr) return "variable '" + op.variables[i] + "'";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<std::vector<InputDType>> ResolveInputDTypes(const BoundOpCall& call) {
@@ -341,7 +406,7 @@ Result<std::vector<InputDType>> ResolveInputDTypes(const BoundOpCall& call) {
     if (auto fixed = DTypeFromName(arg.type)) {
       out.push_back({*fixed, "the op's signature"});
     } else if (const DType* given = FindAttr<DType>(call.attrs, arg.type)) {
-      out.push_back({*given, arg.type + "="});
+      out.push_back({*given, VariableOfType(call, arg.type).value_or(arg.type + "=")});
     } else {
       out.push_back(InferTypeAttr(call, arg.type));
     }

@@ -18,6 +18,8 @@ namespace tfg {
 struct BoundOpCall {
   const OpDef* op = nullptr;
   std::vector<std::optional<Value>> inputs;  // per OpDef::inputs
+  // per OpDef::variables; a bound variable also sets its name attrs and type attr
+  std::vector<std::shared_ptr<VariableInfo>> variables;
   AttrMap attrs;                             // attrs the caller gave, converted
   std::optional<std::string> name;           // name=
 };

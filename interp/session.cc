@@ -8,6 +8,7 @@
 #include "interp/executor.h"
 #include "interp/plan.h"
 #include "interp/thread_pool.h"
+#include "ops/math/blas_config.h"
 #include "ops/state/state_util.h"
 
 namespace tfg {
@@ -80,7 +81,9 @@ Status ValidateFeed(const Output& o, const Tensor& value) {
 struct Session::Impl {
   Impl(const SessionOptions& o)
       : device(std::make_unique<CpuDevice>(o.intra_op_threads)),
-        pool(std::make_unique<ThreadPool>(o.inter_op_threads)) {}
+        pool(std::make_unique<ThreadPool>(o.inter_op_threads)) {
+    SetBlasThreads(device->num_threads());
+  }
   // Steps abandoned at a deadline may still run kernels that use the pool,
   // the device and the resources: wait for them first.
   ~Impl() { live_steps.WaitForZero(); }
@@ -148,7 +151,7 @@ Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Ten
   }
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<const Plan> plan, impl_->GetPlan(*graph_, fed, fetches, targets));
   for (const auto& [output, value] : feeds) TFG_RETURN_IF_ERROR(ValidateFeed(output, value));
-  ExecutorEnv env{impl_->pool.get(), &resources_, &impl_->live_steps};
+  ExecutorEnv env{impl_->pool.get(), &resources_, &impl_->live_steps, options_.check_numerics};
   StepInfo info{impl_->next_step_id.fetch_add(1, std::memory_order_relaxed), options_.seed};
   auto result = RunStep(std::move(plan), values, env, info, options.timeout_seconds);
   impl_->runs.fetch_add(1, std::memory_order_relaxed);
@@ -208,6 +211,10 @@ Result<std::vector<Tensor>> Session::RunEager(const OpDef& op, AttrMap attrs, co
     if (!out[i].IsInitialized() || out[i].dtype() != c.output_types[i]) {
       s = Internal("the kernel did not produce output {} as {}", i, DTypeName(c.output_types[i]));
     }
+  }
+  if (s.ok() && options_.check_numerics) {
+    s = CheckNumerics(out.data(), static_cast<int>(out.size()));
+    if (!s.ok()) s.Prepend(op.name + " ");
   }
   if (!s.ok()) return AnnotateEagerError(std::move(s), op, span);
   return out;

@@ -24,6 +24,9 @@ struct SessionOptions {
   int inter_op_threads = 0;  // 0: one per core
   int intra_op_threads = 0;  // 0: one per core
   uint64_t seed = 0;         // --seed; 0: nondeterministic
+  // --check-numerics: a run (or eager op) fails at the first op whose
+  // floating-point output holds NaN or Inf, naming the node.
+  bool check_numerics = false;
 };
 
 struct RunOptions {

@@ -3,8 +3,8 @@
 
 usage: run_script_test.py TFG_BINARY SCRIPT
 
-The script runs as `TFG --seed 1 --threads 2 SCRIPT ARGS...` from its own
-directory. Expectations are comments in the script (tests/scripts/README.md
+The script runs as `TFG --seed 1 --threads 2 [FLAGS...] SCRIPT ARGS...` from
+its own directory. Expectations are comments in the script (tests/scripts/README.md
 has the full story):
 
   # expect: TEXT             next line of stdout (all of them, in order, must
@@ -13,8 +13,10 @@ has the full story):
   # expect-error@+N: TEXT    ... or at the line N below (@-N: above) whose
                              message contains TEXT
   # expect-stderr: TEXT      stderr contains TEXT
+  # expect-no-stderr: TEXT   stderr does not contain TEXT
   # exit: N                  the exit code (default 0; 1 with expect-error)
   # args: a b c              script arguments (split like a shell would)
+  # flags: --check-numerics  more tfg options, before SCRIPT
   # timeout: SECONDS         instead of the default 60
 """
 
@@ -27,7 +29,8 @@ import sys
 
 DEFAULT_TIMEOUT = 60
 
-DIRECTIVE = re.compile(r"#\s*(expect-error(?:@([+-]\d+))?|expect-stderr|expect|exit|args|timeout):(.*)$")
+DIRECTIVE = re.compile(
+    r"#\s*(expect-error(?:@([+-]\d+))?|expect-stderr|expect-no-stderr|expect|exit|args|flags|timeout):(.*)$")
 
 
 class Spec:
@@ -35,8 +38,10 @@ class Spec:
         self.stdout = []        # expected stdout lines
         self.errors = []        # (line, text)
         self.stderr = []        # substrings of stderr
+        self.not_stderr = []    # substrings stderr must not have
         self.exit_code = None
         self.args = []
+        self.flags = []         # tfg options before the script
         self.timeout = DEFAULT_TIMEOUT
 
 
@@ -59,10 +64,14 @@ def parse_spec(path):
                 spec.errors.append((lineno + int(offset or 0), value.strip()))
             elif kind == "expect-stderr":
                 spec.stderr.append(value.strip())
+            elif kind == "expect-no-stderr":
+                spec.not_stderr.append(value.strip())
             elif kind == "exit":
                 spec.exit_code = int(value)
             elif kind == "args":
                 spec.args = shlex.split(value)
+            elif kind == "flags":
+                spec.flags = shlex.split(value)
             elif kind == "timeout":
                 spec.timeout = float(value)
     if spec.exit_code is None:
@@ -96,6 +105,9 @@ def check(spec, script, result):
     for text in spec.stderr:
         if text not in result.stderr:
             problems.append("stderr does not contain %r" % text)
+    for text in spec.not_stderr:
+        if text in result.stderr:
+            problems.append("stderr contains %r" % text)
     return problems
 
 
@@ -105,7 +117,7 @@ def main(argv):
         return 2
     tfg, script = os.path.abspath(argv[1]), os.path.abspath(argv[2])
     spec = parse_spec(script)
-    command = [tfg, "--seed", "1", "--threads", "2", script] + spec.args
+    command = [tfg, "--seed", "1", "--threads", "2"] + spec.flags + [script] + spec.args
     env = dict(os.environ, TFG_HISTORY="")
     try:
         result = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=spec.timeout,

@@ -41,7 +41,7 @@ OpDefBuilder& OpDefBuilder::VariableInput(std::string name, std::string type) {
   def_.variables.push_back(name);
   def_.attrs.push_back({name, AttrType::kString, std::nullopt, {}, false, "shared name of the variable"});
   def_.attrs.push_back({name + "_container", AttrType::kString, std::string(), {}, false, "its container"});
-  variable_types_.push_back(std::move(type));
+  def_.variable_types.push_back(std::move(type));
   return *this;
 }
 
@@ -104,7 +104,7 @@ OpDef OpDefBuilder::Build() && {
     for (const ArgDef& in : def_.inputs) {
       if (in.type == a.name) a.inferred = true;
     }
-    for (const std::string& t : variable_types_) {
+    for (const std::string& t : def_.variable_types) {
       if (t == a.name) a.inferred = true;
     }
   }

@@ -75,6 +75,7 @@ struct OpDef {
   // node refers to it by the string attrs `<name>` (its shared name) and
   // `<name>_container`, and its kernel finds it in the ResourceMgr.
   std::vector<std::string> variables;
+  std::vector<std::string> variable_types;  // the type attr each variable's dtype binds
   ShapeFn shape_fn;       // null: outputs of unknown shape
   GradFn grad_fn;         // null: see no_gradient_reason
   std::string no_gradient_reason;  // "integer output", "stateful", ... or empty
@@ -117,7 +118,6 @@ class OpDefBuilder {
 
  private:
   OpDef def_;
-  std::vector<std::string> variable_types_;
 };
 
 struct KernelDef {

@@ -23,6 +23,15 @@ TEST(ParseArgsTest, NoArgumentsStartsTheRepl) {
   EXPECT_EQ(o.threads, 0);
   EXPECT_EQ(o.seed, 0u);
   EXPECT_FALSE(o.quiet);
+  EXPECT_FALSE(o.check_numerics);
+}
+
+TEST(ParseArgsTest, CheckNumericsIsAFlag) {
+  CliOptions o = Parse({"--check-numerics", "train.tfg", "--check-numerics"});
+  EXPECT_TRUE(o.check_numerics);
+  EXPECT_EQ(o.script_args, (std::vector<std::string>{"--check-numerics"}));
+  EXPECT_TRUE(Parse({"check", "m.tfg", "--check-numerics"}).check_numerics);
+  EXPECT_EQ(ParseError({"--check-numerics=1", "a.tfg"}), "unknown option '--check-numerics=1'");
 }
 
 TEST(ParseArgsTest, OptionsBeforeFileAndEverythingAfterIsArgv) {
@@ -107,7 +116,8 @@ TEST(ParseArgsTest, UnsupportedOptionsSaySo) {
 
 TEST(UsageTest, MentionsEveryOption) {
   std::string usage = Usage();
-  for (const char* s : {"--threads", "--seed", "--quiet", "--help", "--version", "check", "graph", "--dot"}) {
+  for (const char* s :
+       {"--threads", "--seed", "--quiet", "--check-numerics", "--help", "--version", "check", "graph", "--dot"}) {
     EXPECT_NE(usage.find(s), std::string::npos) << s;
   }
 }

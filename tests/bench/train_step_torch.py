@@ -1,0 +1,51 @@
+"""PyTorch peer of tests/bench/train_step.tfg: the same models, optimizer and
+batch, timed the same way (best of 3 repetitions of STEPS steps after a
+warm-up), on as many threads as tfg gets.
+
+python3 tests/bench/train_step_torch.py MODEL STEPS BATCH THREADS
+"""
+import sys
+import time
+
+import torch
+from torch import nn
+
+
+def build(model):
+    if model == "mlp":
+        return nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
+                             nn.Linear(128, 10))
+    return nn.Sequential(nn.Unflatten(1, (1, 28)), nn.Conv2d(1, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                         nn.Linear(7 * 7 * 64, 128), nn.ReLU(), nn.Linear(128, 10))
+
+
+def main():
+    model_name, steps, batch, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    torch.set_num_threads(threads)
+    torch.manual_seed(1)
+    model = build(model_name)
+    opt = torch.optim.Adam(model.parameters(), lr=0.001)
+    loss_fn = nn.CrossEntropyLoss()
+    xs = torch.rand(batch, 28, 28)
+    ys = torch.randint(0, 10, (batch,))
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        opt.step()
+
+    for _ in range(5):
+        step()
+    best = 1e9
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(steps):
+            step()
+        best = min(best, (time.perf_counter() - start) / steps)
+    print("pytorch", model_name, "batch", batch, "step_ms", best * 1000)
+
+
+if __name__ == "__main__":
+    main()
