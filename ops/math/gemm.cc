@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "ops/framework/kernel.h"
 #include "ops/math/cwise_functors.h"
+#include "ops/math/gemm_avx512.h"
 
 namespace tfg {
 namespace {
@@ -45,44 +47,117 @@ void LoopGemm(const GemmShape& g, const T* a, const T* b, T* c) {
   }
 }
 
-bool FitsBlasInt(const GemmShape& g) {
-  constexpr int64_t kMax = static_cast<int64_t>(static_cast<blasint>(~0u >> 1));
-  return g.m <= kMax && g.n <= kMax && g.k <= kMax;
-}
 
 }  // namespace
 
 bool IsSmallGemm(const GemmShape& g) { return g.m * g.n * g.k <= kSingleThreadedBlasFlops; }
 
-void Gemm(const GemmShape& g, const float* a, const float* b, float* c) {
+namespace {
+
+void Blas(const GemmShape& g, const float* a, const float* b, float beta, float* c, Strides ld) {
+  cblas_sgemm(CblasRowMajor, g.transpose_a ? CblasTrans : CblasNoTrans, g.transpose_b ? CblasTrans : CblasNoTrans,
+              static_cast<blasint>(g.m), static_cast<blasint>(g.n), static_cast<blasint>(g.k), 1.0f, a,
+              static_cast<blasint>(ld.lda), b, static_cast<blasint>(ld.ldb), beta, c, static_cast<blasint>(ld.ldc));
+}
+
+void Blas(const GemmShape& g, const double* a, const double* b, double beta, double* c, Strides ld) {
+  cblas_dgemm(CblasRowMajor, g.transpose_a ? CblasTrans : CblasNoTrans, g.transpose_b ? CblasTrans : CblasNoTrans,
+              static_cast<blasint>(g.m), static_cast<blasint>(g.n), static_cast<blasint>(g.k), 1.0, a,
+              static_cast<blasint>(ld.lda), b, static_cast<blasint>(ld.ldb), beta, c, static_cast<blasint>(ld.ldc));
+}
+
+bool FitsBlasInt(const GemmShape& g, Strides ld) {
+  constexpr int64_t kMax = static_cast<int64_t>(static_cast<blasint>(~0u >> 1));
+  return g.m <= kMax && g.n <= kMax && g.k <= kMax && ld.lda <= kMax && ld.ldb <= kMax && ld.ldc <= kMax;
+}
+
+// Rows of c per unit of parallel work: enough that each piece is a
+// full-speed product.
+constexpr int64_t kRowsPerPiece = 64;
+
+// Eigen's kernels run on the calling thread, so a large product is cut into
+// bands of c's rows spread over the intra-op pool.
+template <typename T>
+void Avx512(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld, const OpKernelContext* ctx) {
+  auto band = [&](int64_t r0, int64_t r1) {
+    const T* a_rows = g.transpose_a ? a + r0 : a + r0 * ld.lda;
+    avx512::Gemm(g.transpose_a, g.transpose_b, r1 - r0, g.n, g.k, a_rows, ld.lda, b, ld.ldb, beta, c + r0 * ld.ldc,
+                 ld.ldc);
+  };
+  const int64_t pieces = g.m / kRowsPerPiece;
+  if (ctx == nullptr || pieces < 2 || IsSmallGemm(g)) {
+    band(0, g.m);
+    return;
+  }
+  ctx->ParallelFor(pieces, 2 * kRowsPerPiece * g.n * g.k, [&](int64_t s, int64_t e) {
+    band(s * kRowsPerPiece, e == pieces ? g.m : e * kRowsPerPiece);
+  });
+}
+
+template <typename T>
+void StridedGemm(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld, const OpKernelContext* ctx) {
   if (g.m == 0 || g.n == 0) return;
   if (g.k == 0) {
-    std::fill(c, c + g.m * g.n, 0.0f);
-  } else if (g.m * g.n * g.k <= kLoopGemmMaxFlops || !FitsBlasInt(g)) {
-    LoopGemm(g, a, b, c);
+    for (int64_t i = 0; i < g.m; ++i) {
+      T* row = c + i * ld.ldc;
+      for (int64_t j = 0; j < g.n; ++j) row[j] = beta == T(0) ? T(0) : beta * row[j];
+    }
+  } else if (avx512::Available()) {
+    Avx512(g, a, b, beta, c, ld, ctx);
   } else {
-    cblas_sgemm(CblasRowMajor, g.transpose_a ? CblasTrans : CblasNoTrans, g.transpose_b ? CblasTrans : CblasNoTrans,
-                static_cast<blasint>(g.m), static_cast<blasint>(g.n), static_cast<blasint>(g.k), 1.0f, a,
-                static_cast<blasint>(g.transpose_a ? g.m : g.k), b, static_cast<blasint>(g.transpose_b ? g.k : g.n),
-                0.0f, c, static_cast<blasint>(g.n));
+    Blas(g, a, b, beta, c, ld);
   }
 }
 
-void Gemm(const GemmShape& g, const double* a, const double* b, double* c) {
+template <typename T>
+void DenseGemm(const GemmShape& g, const T* a, const T* b, T* c, const OpKernelContext* ctx) {
   if (g.m == 0 || g.n == 0) return;
-  if (g.k == 0) {
-    std::fill(c, c + g.m * g.n, 0.0);
-  } else if (g.m * g.n * g.k <= kLoopGemmMaxFlops || !FitsBlasInt(g)) {
+  const Strides ld{g.transpose_a ? g.m : g.k, g.transpose_b ? g.k : g.n, g.n};
+  if (g.k > 0 && (g.m * g.n * g.k <= kLoopGemmMaxFlops || !FitsBlasInt(g, ld))) {
     LoopGemm(g, a, b, c);
-  } else {
-    cblas_dgemm(CblasRowMajor, g.transpose_a ? CblasTrans : CblasNoTrans, g.transpose_b ? CblasTrans : CblasNoTrans,
-                static_cast<blasint>(g.m), static_cast<blasint>(g.n), static_cast<blasint>(g.k), 1.0, a,
-                static_cast<blasint>(g.transpose_a ? g.m : g.k), b, static_cast<blasint>(g.transpose_b ? g.k : g.n),
-                0.0, c, static_cast<blasint>(g.n));
+    return;
   }
+  StridedGemm(g, a, b, T(0), c, ld, ctx);
 }
 
-void Gemm(const GemmShape& g, const int32_t* a, const int32_t* b, int32_t* c) { LoopGemm(g, a, b, c); }
-void Gemm(const GemmShape& g, const int64_t* a, const int64_t* b, int64_t* c) { LoopGemm(g, a, b, c); }
+}  // namespace
+
+namespace avx512 {
+bool Available() {
+#if defined(TFG_HAVE_AVX512_GEMM)
+  static const bool available = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("fma");
+  }();
+  return available;
+#else
+  return false;
+#endif
+}
+}  // namespace avx512
+
+void Gemm(const GemmShape& g, const float* a, const float* b, float* c, const OpKernelContext* ctx) {
+  DenseGemm(g, a, b, c, ctx);
+}
+void Gemm(const GemmShape& g, const double* a, const double* b, double* c, const OpKernelContext* ctx) {
+  DenseGemm(g, a, b, c, ctx);
+}
+void Gemm(const GemmShape& g, const float* a, const float* b, float beta, float* c, Strides ld,
+          const OpKernelContext* ctx) {
+  StridedGemm(g, a, b, beta, c, ld, ctx);
+}
+void Gemm(const GemmShape& g, const double* a, const double* b, double beta, double* c, Strides ld,
+          const OpKernelContext* ctx) {
+  StridedGemm(g, a, b, beta, c, ld, ctx);
+}
+
+void Gemm(const GemmShape& g, const int32_t* a, const int32_t* b, int32_t* c, const OpKernelContext*) {
+  LoopGemm(g, a, b, c);
+}
+void Gemm(const GemmShape& g, const int64_t* a, const int64_t* b, int64_t* c, const OpKernelContext*) {
+  LoopGemm(g, a, b, c);
+}
 
 }  // namespace tfg

@@ -78,23 +78,23 @@ void RunBatches(OpKernelContext& ctx, const GemmShape& g, const TensorShape& a_b
   if (batch == 0 || g.m == 0 || g.n == 0) return;
   const int64_t a_mat = g.m * g.k, b_mat = g.k * g.n, c_mat = g.m * g.n;
   if (batch == 1) {
-    Gemm(g, a, b, c);
+    Gemm(g, a, b, c, &ctx);
   } else if (b_batch.num_elements() == 1 && !g.transpose_a) {
     // b is shared by every batch: one tall product [batch * m, k] @ op(b).
     GemmShape tall = g;
     tall.m = g.m * batch;
-    Gemm(tall, a, b, c);
+    Gemm(tall, a, b, c, &ctx);
   } else {
     const BroadcastPlan plan(out_batch, {&a_batch, &b_batch});
     const int64_t sa = plan.inner_stride(0), sb = plan.inner_stride(1);
     auto range = [&](int64_t s, int64_t e) {
       plan.ForEachRun(s, e, [&](int64_t o, const auto& off, int64_t len) {
         for (int64_t j = 0; j < len; ++j) {
-          Gemm(g, a + (off[0] + j * sa) * a_mat, b + (off[1] + j * sb) * b_mat, c + (o + j) * c_mat);
+          Gemm(g, a + (off[0] + j * sa) * a_mat, b + (off[1] + j * sb) * b_mat, c + (o + j) * c_mat, &ctx);
         }
       });
     };
-    // Small products run in parallel here; big ones use BLAS's threads.
+    // Small products run in parallel here; a big one is split by Gemm.
     if (IsSmallGemm(g)) {
       ctx.ParallelFor(batch, 2 * a_mat * g.n + 1, range);
     } else {

@@ -1,9 +1,9 @@
 #include "ops/nn/conv2d_impl.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <memory>
+
+#include "ops/math/gemm.h"
 
 namespace tfg::nn {
 namespace {
@@ -13,33 +13,17 @@ namespace {
 // enough to stay in glibc's reusable heap rather than fresh mmap'd pages.
 constexpr int64_t kChunkBytes = 16 << 20;
 
-// Row-major c[m, n] = op(a) @ op(b) + beta * c, lda/ldb/ldc in elements.
+// Row-major c[m, n] = op(a) @ op(b) + beta * c; ld is the row length of
+// each operand as stored.
 struct Mat {
   bool trans;
   int64_t ld;
 };
 
-void Blas(int64_t m, int64_t n, int64_t k, const float* a, Mat ma, const float* b, Mat mb, float beta, float* c) {
-  cblas_sgemm(CblasRowMajor, ma.trans ? CblasTrans : CblasNoTrans, mb.trans ? CblasTrans : CblasNoTrans,
-              static_cast<blasint>(m), static_cast<blasint>(n), static_cast<blasint>(k), 1.0f, a,
-              static_cast<blasint>(ma.ld), b, static_cast<blasint>(mb.ld), beta, c, static_cast<blasint>(n));
-}
-
-void Blas(int64_t m, int64_t n, int64_t k, const double* a, Mat ma, const double* b, Mat mb, double beta, double* c) {
-  cblas_dgemm(CblasRowMajor, ma.trans ? CblasTrans : CblasNoTrans, mb.trans ? CblasTrans : CblasNoTrans,
-              static_cast<blasint>(m), static_cast<blasint>(n), static_cast<blasint>(k), 1.0, a,
-              static_cast<blasint>(ma.ld), b, static_cast<blasint>(mb.ld), beta, c, static_cast<blasint>(n));
-}
-
-// BLAS with the degenerate sizes handled here (BLAS leaves c alone when k == 0).
 template <typename T>
-void Gemm(int64_t m, int64_t n, int64_t k, const T* a, Mat ma, const T* b, Mat mb, T beta, T* c) {
-  if (m == 0 || n == 0) return;
-  if (k == 0) {
-    if (beta == T(0)) std::fill(c, c + m * n, T(0));
-    return;
-  }
-  Blas(m, n, k, a, ma, b, mb, beta, c);
+void Gemm(const OpKernelContext& ctx, int64_t m, int64_t n, int64_t k, const T* a, Mat ma, const T* b, Mat mb,
+          T beta, T* c) {
+  tfg::Gemm(GemmShape{ma.trans, mb.trans, m, n, k}, a, b, beta, c, Strides{ma.ld, mb.ld, n}, &ctx);
 }
 
 // Scratch memory without value-initialisation (it is always overwritten).
@@ -133,7 +117,7 @@ void Conv2DForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_ch
       Im2ColChunk(ctx, g, input, b0, nb, col.get());
       patches = col.get();
     }
-    Gemm<T>(nb * pixels, out_channels, k, patches, {false, k}, filter, {false, out_channels}, T(0),
+    Gemm<T>(ctx, nb * pixels, out_channels, k, patches, {false, k}, filter, {false, out_channels}, T(0),
             output + b0 * pixels * out_channels);
   }
 }
@@ -147,7 +131,7 @@ void Conv2DBackpropInput(const OpKernelContext& ctx, const Geometry& g, int64_t 
     // dx rows are exactly the patch rows: one product, no scatter.
     for (int64_t b0 = 0; b0 < g.n; b0 += chunk) {
       const int64_t nb = std::min(chunk, g.n - b0);
-      Gemm<T>(nb * pixels, k, out_channels, dy + b0 * pixels * out_channels, {false, out_channels}, filter,
+      Gemm<T>(ctx, nb * pixels, k, out_channels, dy + b0 * pixels * out_channels, {false, out_channels}, filter,
               {true, out_channels}, T(0), dx + b0 * g.in_image());
     }
     return;
@@ -155,7 +139,7 @@ void Conv2DBackpropInput(const OpKernelContext& ctx, const Geometry& g, int64_t 
   auto dcol = Scratch<T>(std::min(chunk, g.n) * pixels * k);
   for (int64_t b0 = 0; b0 < g.n; b0 += chunk) {
     const int64_t nb = std::min(chunk, g.n - b0);
-    Gemm<T>(nb * pixels, k, out_channels, dy + b0 * pixels * out_channels, {false, out_channels}, filter,
+    Gemm<T>(ctx, nb * pixels, k, out_channels, dy + b0 * pixels * out_channels, {false, out_channels}, filter,
             {true, out_channels}, T(0), dcol.get());
     // Windows overlap within an image, so each image is one unit of work.
     ctx.ParallelFor(nb, pixels * k + 1, [&](int64_t s, int64_t e) {
@@ -179,7 +163,7 @@ void Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t
       Im2ColChunk(ctx, g, input, b0, nb, col.get());
       patches = col.get();
     }
-    Gemm<T>(k, out_channels, nb * pixels, patches, {true, k}, dy + b0 * pixels * out_channels, {false, out_channels},
+    Gemm<T>(ctx, k, out_channels, nb * pixels, patches, {true, k}, dy + b0 * pixels * out_channels, {false, out_channels},
             T(1), dfilter);
   }
 }

@@ -31,33 +31,52 @@ Span ValidWindow(const Geometry& g, int64_t oh, int64_t ow) {
 }
 
 // v replaces the running maximum m when larger, or when it is the first NaN.
+// Bitwise, not short-circuit, so the channel loops vectorize.
 template <typename T>
 inline bool Beats(T v, T m) {
-  return v > m || (v != v && m == m);
+  return (v > m) | ((v != v) & (m == m));
 }
 
-// Per channel ch, best[ch] = the maximum of window (oh, ow) and arg[ch] its
-// flat offset in `image` (the first one in row-major window order).
+// The argmax of window (oh, ow) of one image, per channel: `taps` gets the
+// offsets in the image of the window's valid pixels, in row-major window
+// order, and tap[ch] the index into taps of the first maximum of channel ch.
+// Keeping tap indices (not offsets) small and the channel loop free of
+// aliasing lets the compiler vectorize it. Returns the number of taps.
 template <typename T>
-void WindowArgmax(const Geometry& g, const T* image, int64_t oh, int64_t ow, T* best, int64_t* arg) {
+int64_t WindowArgmax(const Geometry& g, const T* image, int64_t oh, int64_t ow, T* __restrict best,
+                     int32_t* __restrict tap, int64_t* taps) {
   const Span w = ValidWindow(g, oh, ow);
-  const int64_t first = (w.hs * g.w + w.ws) * g.c;
-  for (int64_t ch = 0; ch < g.c; ++ch) {
-    best[ch] = image[first + ch];
-    arg[ch] = first + ch;
-  }
+  int64_t n = 0;
   for (int64_t ih = w.hs; ih < w.he; ++ih) {
-    for (int64_t iw = ih == w.hs ? w.ws + 1 : w.ws; iw < w.we; ++iw) {
-      const int64_t base = (ih * g.w + iw) * g.c;
-      for (int64_t ch = 0; ch < g.c; ++ch) {
-        const T v = image[base + ch];
-        const bool take = Beats(v, best[ch]);
-        best[ch] = take ? v : best[ch];
-        arg[ch] = take ? base + ch : arg[ch];
-      }
+    for (int64_t iw = w.ws; iw < w.we; ++iw) taps[n++] = (ih * g.w + iw) * g.c;
+  }
+  const T* __restrict first = image + taps[0];
+  for (int64_t ch = 0; ch < g.c; ++ch) {
+    best[ch] = first[ch];
+    tap[ch] = 0;
+  }
+  for (int64_t t = 1; t < n; ++t) {
+    const T* __restrict px = image + taps[t];
+    const int32_t index = static_cast<int32_t>(t);
+    for (int64_t ch = 0; ch < g.c; ++ch) {
+      const T v = px[ch];
+      const bool take = Beats(v, best[ch]);
+      best[ch] = take ? v : best[ch];
+      tap[ch] = take ? index : tap[ch];
     }
   }
+  return n;
 }
+
+// Scratch for WindowArgmax, one per thread.
+template <typename T>
+struct ArgmaxScratch {
+  explicit ArgmaxScratch(const Geometry& g)
+      : best(static_cast<size_t>(g.c)), tap(static_cast<size_t>(g.c)), taps(static_cast<size_t>(g.kh * g.kw)) {}
+  std::vector<T> best;
+  std::vector<int32_t> tap;
+  std::vector<int64_t> taps;
+};
 
 // The forward pass needs no argmax: a plain running maximum vectorizes.
 template <typename T>
@@ -86,15 +105,15 @@ void MaxPoolForward(const OpKernelContext& ctx, const Geometry& g, const T* x, T
 template <typename T>
 void MaxPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, const T* dy, T* dx) {
   ctx.ParallelFor(g.n, g.oh * g.ow * g.kh * g.kw * g.c + 1, [&](int64_t s, int64_t e) {
-    std::vector<T> best(g.c);
-    std::vector<int64_t> arg(g.c);
+    ArgmaxScratch<T> scratch(g);
     for (int64_t b = s; b < e; ++b) {
       T* dimage = dx + b * g.in_image();
       std::fill(dimage, dimage + g.in_image(), T(0));
       for (int64_t p = 0; p < g.oh * g.ow; ++p) {
-        WindowArgmax(g, x + b * g.in_image(), p / g.ow, p % g.ow, best.data(), arg.data());
+        WindowArgmax(g, x + b * g.in_image(), p / g.ow, p % g.ow, scratch.best.data(), scratch.tap.data(),
+                     scratch.taps.data());
         const T* d = dy + (b * g.oh * g.ow + p) * g.c;
-        for (int64_t ch = 0; ch < g.c; ++ch) dimage[arg[ch]] += d[ch];
+        for (int64_t ch = 0; ch < g.c; ++ch) dimage[scratch.taps[scratch.tap[ch]] + ch] += d[ch];
       }
     }
   });
@@ -103,14 +122,13 @@ void MaxPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, 
 template <typename T>
 void MaxPoolGather(const OpKernelContext& ctx, const Geometry& g, const T* x, const T* grad, T* out) {
   ctx.ParallelFor(g.n * g.oh, g.ow * g.kh * g.kw * g.c + 1, [&](int64_t s, int64_t e) {
-    std::vector<T> best(g.c);
-    std::vector<int64_t> arg(g.c);
+    ArgmaxScratch<T> scratch(g);
     for (int64_t u = s; u < e; ++u) {
       const int64_t offset = (u / g.oh) * g.in_image();
       for (int64_t ow = 0; ow < g.ow; ++ow) {
-        WindowArgmax(g, x + offset, u % g.oh, ow, best.data(), arg.data());
+        WindowArgmax(g, x + offset, u % g.oh, ow, scratch.best.data(), scratch.tap.data(), scratch.taps.data());
         T* o = out + (u * g.ow + ow) * g.c;
-        for (int64_t ch = 0; ch < g.c; ++ch) o[ch] = grad[offset + arg[ch]];
+        for (int64_t ch = 0; ch < g.c; ++ch) o[ch] = grad[offset + scratch.taps[scratch.tap[ch]] + ch];
       }
     }
   });

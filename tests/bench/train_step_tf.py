@@ -6,10 +6,10 @@ python3 tests/bench/train_step_tf.py MODEL STEPS BATCH THREADS
 """
 import os
 import sys
-import time
-
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 import tensorflow as tf  # noqa: E402
+
+from peer_timing import best_step_ms  # noqa: E402
 
 
 def build(model):
@@ -41,15 +41,7 @@ def main():
         opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
         return loss
 
-    for _ in range(5):
-        step()
-    best = 1e9
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(steps):
-            step()
-        best = min(best, (time.perf_counter() - start) / steps)
-    print("tensorflow", model_name, "batch", batch, "step_ms", best * 1000)
+    print("tensorflow", model_name, "batch", batch, "step_ms", best_step_ms(step, steps))
 
 
 if __name__ == "__main__":

@@ -5,10 +5,10 @@ warm-up), on as many threads as tfg gets.
 python3 tests/bench/train_step_torch.py MODEL STEPS BATCH THREADS
 """
 import sys
-import time
-
 import torch
 from torch import nn
+
+from peer_timing import best_step_ms
 
 
 def build(model):
@@ -36,15 +36,7 @@ def main():
         loss.backward()
         opt.step()
 
-    for _ in range(5):
-        step()
-    best = 1e9
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(steps):
-            step()
-        best = min(best, (time.perf_counter() - start) / steps)
-    print("pytorch", model_name, "batch", batch, "step_ms", best * 1000)
+    print("pytorch", model_name, "batch", batch, "step_ms", best_step_ms(step, steps))
 
 
 if __name__ == "__main__":

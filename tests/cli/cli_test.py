@@ -101,6 +101,32 @@ class CliTest(unittest.TestCase):
         self.assertEqual(first.stdout, again.stdout)
         self.assertNotEqual(first.stdout, other.stdout)
 
+    def test_seed_makes_training_repeatable(self):
+        # Issue 3: with --seed S --threads 1 two training runs print the same
+        # losses: initializers, shuffling (data.batches) and dropout all draw
+        # from the seeded streams.
+        path = self.script(
+            'import nn\nimport data\n'
+            'xs = run(random_normal([64, 5], seed=1)); ys = run(cast(random_uniform([64], maxval=3, dtype=i32), i32))\n'
+            'x = placeholder(f32, [?, 5]); y = placeholder(i32, [?])\n'
+            'logits = nn.dense(nn.dropout(nn.dense(x, 16, act=relu), 0.2), 3)\n'
+            'loss = mean(sparse_softmax_cross_entropy(logits, y))\n'
+            'train = minimize(loss, adam(0.01))\n'
+            'init()\n'
+            'for epoch in range(3) {\n'
+            '  for idx in data.batches(64, 16) {\n'
+            '    _, l = run([train, loss], feed={x: xs[idx], y: ys[idx]}); print(l)\n'
+            '  }\n'
+            '}\n')
+        args = ("--threads", "1", path)
+        first, again = run("--seed", "5", *args), run("--seed", "5", *args)
+        other = run("--seed", "6", *args)
+        for r in (first, again, other):
+            self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len(first.stdout.split()), 12)
+        self.assertEqual(first.stdout, again.stdout)
+        self.assertNotEqual(first.stdout, other.stdout)
+
     def test_script_from_stdin(self):
         r = run("-", stdin="print(40 + 2)\n")
         self.assertEqual(r.returncode, 0, r.stderr)

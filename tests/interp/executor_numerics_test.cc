@@ -11,6 +11,7 @@
 #include "interp/executor.h"
 #include "interp/session.h"
 #include "ops/framework/op_registry.h"
+#include "tests/interp/graph_test_util.h"
 
 namespace tfg {
 namespace {
@@ -52,18 +53,7 @@ TFG_REGISTER_KERNEL(KernelDef("test_numerics_count", DeviceType::kCpu).Create<Co
 TFG_REGISTER_OP(OpDefBuilder("test_numerics_async_reciprocal").Input("x", "f32").Output("y", "f32"));
 TFG_REGISTER_KERNEL(KernelDef("test_numerics_async_reciprocal", DeviceType::kCpu).Create<AsyncReciprocalKernel>());
 
-Node* AddNode(Graph& g, const std::string& op, std::vector<Output> inputs, AttrMap attrs = {},
-              const std::string& name = "", SourceSpan span = {}) {
-  NodeSpec spec;
-  spec.op = op;
-  spec.inputs = std::move(inputs);
-  spec.attrs = std::move(attrs);
-  spec.name = name;
-  spec.span = std::move(span);
-  auto r = g.AddNode(std::move(spec));
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return r.ok() ? *r : nullptr;
-}
+using test::AddNode;
 
 Output Const(Graph& g, std::vector<float> values) {
   return AddNode(g, "constant", {}, {{"value", Tensor::Vector<float>(values)}, {"dtype", DType::kF32}})->output(0);

@@ -6,22 +6,12 @@
 
 #include "devices/device.h"
 #include "ops/framework/op_registry.h"
+#include "tests/interp/graph_test_util.h"
 
 namespace tfg {
 namespace {
 
-Node* AddNode(Graph& g, const std::string& op, std::vector<Output> inputs, AttrMap attrs = {},
-              const std::string& name = "", SourceSpan span = {}) {
-  NodeSpec spec;
-  spec.op = op;
-  spec.inputs = std::move(inputs);
-  spec.attrs = std::move(attrs);
-  spec.name = name;
-  spec.span = std::move(span);
-  auto r = g.AddNode(std::move(spec));
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return r.ok() ? *r : nullptr;
-}
+using test::AddNode;
 
 Output Const(Graph& g, float v) {
   return AddNode(g, "constant", {}, {{"value", Tensor::Scalar<float>(v)}, {"dtype", DType::kF32}})->output(0);
