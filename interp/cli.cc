@@ -87,6 +87,8 @@ Status ArgParser::ParseOption(const std::string& arg) {
     opts_.quiet = true;
   } else if (arg == "--check-numerics") {
     opts_.check_numerics = true;
+  } else if (arg == "--stats") {
+    opts_.stats = true;
   } else if (arg == "--dot" && opts_.command == Command::kGraph) {
     // Graphviz dot is the only graph format; the flag is accepted for clarity.
   } else if (is("--threads")) {
@@ -207,6 +209,7 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.seed = opts.seed;
   o.quiet = opts.quiet;
   o.check_numerics = opts.check_numerics;
+  o.stats = opts.stats;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -230,10 +233,12 @@ int RunScriptCommand(const CliOptions& opts) {
   std::string path = opts.file == "-" ? "<stdin>" : opts.file;
   Interpreter interp(MakeInterpreterOptions(opts));
   Status status = interp.RunSource(path, *text);
-  if (!status.ok()) {
-    PrintDiagnostic(status);
-    return kExitScriptError;
+  if (!status.ok()) PrintDiagnostic(status);
+  if (opts.stats) {
+    std::cout.flush();
+    std::cerr << interp.StatsReport() << std::flush;
   }
+  if (!status.ok()) return kExitScriptError;
   if (opts.command == Command::kCheck) std::cout << path << ": ok\n";
   if (opts.command == Command::kGraph) std::cout << interp.GraphToDot();
   std::cout.flush();
@@ -267,6 +272,7 @@ options:
   --quiet, -q   no progress lines
   --check-numerics
                 stop a run at the first op whose float output holds NaN or Inf
+  --stats       at exit, print kernel time per op type and memory use to stderr
   --help, -h    show this help
   --version, -V show the version
 

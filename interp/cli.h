@@ -35,6 +35,7 @@ struct CliOptions {
   uint64_t seed = 0;                     // --seed S; 0: nondeterministic
   bool quiet = false;                    // --quiet
   bool check_numerics = false;           // --check-numerics
+  bool stats = false;                    // --stats
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

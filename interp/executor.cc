@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "interp/run_stats.h"
 #include "interp/thread_pool.h"
 
 namespace tfg {
@@ -26,6 +27,11 @@ void StepCounter::WaitForZero() {
 }
 
 namespace {
+
+int64_t NowNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 // A LIFO of ready node indices: a small inline array first, so the common
 // case allocates nothing.
@@ -201,7 +207,9 @@ void Step::Process(int32_t id, ReadyQueue& q) {
   Tensor* outs = root_.outputs.data() + pn.output_start;
   OpKernelContext ctx(&pn.construction, root_.inputs.data() + pn.input_start, pn.num_inputs, outs, pn.num_outputs,
                       env_.resources, &info_);
+  const int64_t start = env_.stats ? NowNanos() : 0;
   Status s = pn.kernel->Compute(ctx);
+  if (env_.stats) env_.stats->Record(pn.node->op_name(), NowNanos() - start);
   if (s.ok()) s = CheckOutputs(pn, outs);
   if (env_.check_numerics && s.ok()) s = CheckNodeNumerics(pn, outs);
   bool ok = s.ok();
@@ -215,9 +223,11 @@ void Step::RunAsync(int32_t id) {
   const PlanNode& pn = plan_->nodes[id];
   auto* ctx = new OpKernelContext(&pn.construction, root_.inputs.data() + pn.input_start, pn.num_inputs,
                                   root_.outputs.data() + pn.output_start, pn.num_outputs, env_.resources, &info_);
-  pn.kernel->ComputeAsync(*ctx, [self = shared_from_this(), id, ctx](Status s) {
+  const int64_t start = env_.stats ? NowNanos() : 0;
+  pn.kernel->ComputeAsync(*ctx, [self = shared_from_this(), id, ctx, start](Status s) {
     delete ctx;
     const PlanNode& node = self->plan_->nodes[id];
+    if (self->env_.stats) self->env_.stats->Record(node.node->op_name(), NowNanos() - start);
     if (s.ok()) s = CheckOutputs(node, self->root_.outputs.data() + node.output_start);
     if (self->env_.check_numerics && s.ok()) {
       s = self->CheckNodeNumerics(node, self->root_.outputs.data() + node.output_start);

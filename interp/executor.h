@@ -21,6 +21,7 @@
 namespace tfg {
 
 class ResourceMgr;
+class RunStats;
 class ThreadPool;
 
 // Counts live steps, including steps abandoned at a deadline whose kernels
@@ -44,6 +45,9 @@ struct ExecutorEnv {
   // --check-numerics: a floating-point output holding NaN or Inf fails its
   // node like a kernel error. Off, it costs one branch per node.
   bool check_numerics = false;
+  // --stats: each kernel's time is recorded here (per op type). Null: not
+  // timed, one branch per node.
+  RunStats* stats = nullptr;
 };
 
 // Runs `plan` with `feeds` (indexed as the plan's FeedEdges say) and

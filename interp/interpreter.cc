@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <set>
 
+#include "devices/device.h"
 #include "interp/builtins.h"
 #include "interp/evaluator.h"
 #include "interp/modules.h"
 #include "interp/parser.h"
+#include "interp/run_stats.h"
 
 namespace tfg {
 
@@ -81,5 +83,11 @@ std::vector<std::string> Interpreter::Completions(const std::string& prefix) con
 const Graph& Interpreter::graph() const { return impl_->ev.graph(); }
 
 std::string Interpreter::GraphToDot() const { return tfg::GraphToDot(impl_->ev.graph()); }
+
+std::string Interpreter::StatsReport() const {
+  const RunStats* stats = impl_->ev.session().stats();
+  if (stats == nullptr) return "";
+  return stats->Format({impl_->ev.session().cpu_device()->allocator()});
+}
 
 }  // namespace tfg

@@ -19,6 +19,7 @@ struct InterpreterOptions {
   uint64_t seed = 0;              // --seed S; 0: nondeterministic
   bool quiet = false;             // --quiet: no progress lines
   bool check_numerics = false;    // --check-numerics: stop at the first op producing NaN/Inf
+  bool stats = false;             // --stats: time kernels per op type (Interpreter::StatsReport)
   // `tfg check` / `tfg graph`: build the graph and shape-check it, but run
   // no kernels: run() returns zero tensors of the fetches' static shapes
   // (unknown dims taken as 1) and print() prints nothing.
@@ -49,6 +50,9 @@ class Interpreter {
   const Graph& graph() const;
   // The graph in Graphviz dot syntax (nodes labelled name/op, edges dtype+shape).
   std::string GraphToDot() const;
+  // With options.stats: the table of kernel time per op type and memory
+  // (RunStats::Format); else "".
+  std::string StatsReport() const;
 
  private:
   struct Impl;

@@ -2,11 +2,57 @@
 // script sees without an import (minimize, sgd, adam, glorot_uniform, ...),
 // as TensorFlow puts tf.train and tf.initializers at hand. It is loaded the
 // first time a script reads a name that nothing else defines, so scripts
-// that never use it pay nothing, and a script's own definitions win.
+// that never use it pay nothing, and a script's own definitions win. Names
+// of features not built yet give a "not supported yet" error instead of
+// "unknown name".
+#include <unordered_map>
+
 #include "interp/evaluator.h"
 #include "interp/modules.h"
 
 namespace tfg {
+
+namespace {
+
+// Names of the design (docs/language.md, the TensorFlow papers) that tfg
+// does not implement yet, with the feature they belong to: a script using
+// one learns that, not that the name is unknown.
+const char* PlannedFeature(const std::string& name) {
+  static const std::unordered_map<std::string, const char*> kPlanned = {
+      {"cond", "in-graph control flow"},
+      {"case", "in-graph control flow"},
+      {"while_loop", "in-graph control flow"},
+      {"fifo_queue", "queues"},
+      {"random_shuffle_queue", "queues"},
+      {"padding_fifo_queue", "queues"},
+      {"enqueue", "queues"},
+      {"enqueue_many", "queues"},
+      {"dequeue", "queues"},
+      {"dequeue_many", "queues"},
+      {"dequeue_up_to", "queues"},
+      {"start_queue_runner", "queues"},
+      {"text_line_reader", "input readers"},
+      {"fixed_length_record_reader", "input readers"},
+      {"decode_csv", "input readers"},
+      {"decode_raw", "input readers"},
+      {"save", "checkpoints"},
+      {"restore", "checkpoints"},
+      {"checkpoint_every", "checkpoints"},
+      {"cluster", "distributed execution"},
+      {"replicate", "distributed execution"},
+      {"colocate_with", "distributed execution"},
+      {"scalar_summary", "TensorBoard summaries"},
+      {"histogram_summary", "TensorBoard summaries"},
+      {"image_summary", "TensorBoard summaries"},
+      {"merge_summaries", "TensorBoard summaries"},
+      {"summary_writer", "TensorBoard summaries"},
+      {"write_summary", "TensorBoard summaries"},
+  };
+  auto it = kPlanned.find(name);
+  return it == kPlanned.end() ? nullptr : it->second;
+}
+
+}  // namespace
 
 Result<std::optional<Value>> Evaluator::LookupPrelude(const std::string& name, const SourceSpan& span) {
   // A name the stdlib itself lacks while the prelude loads is an ordinary
@@ -19,12 +65,18 @@ Result<std::optional<Value>> Evaluator::LookupPrelude(const std::string& name, c
     prelude_loading_ = true;
     auto module = modules_->Load(*this, stmt);
     prelude_loading_ = false;
-    if (!module.ok()) return Status(module.status()).AddNote(span, "while loading the standard prelude for '" + name + "'");
+    if (!module.ok()) {
+      return Status(module.status()).AddNote(span, "while loading the standard prelude for '" + name + "'");
+    }
     prelude_ = *module;
   }
   auto it = prelude_->globals->vars.find(name);
-  if (it == prelude_->globals->vars.end()) return std::optional<Value>();
-  return std::optional<Value>(it->second);
+  if (it != prelude_->globals->vars.end()) return std::optional<Value>(it->second);
+  if (const char* feature = PlannedFeature(name)) {
+    return Status(Code::kUnimplemented,
+                  fmt::format("'{}' is not supported yet: it is part of {}, which is planned", name, feature), span);
+  }
+  return std::optional<Value>();
 }
 
 }  // namespace tfg

@@ -1,12 +1,14 @@
 #include "interp/session.h"
 
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <unordered_map>
 
 #include "devices/cpu/cpu_device.h"
 #include "interp/executor.h"
 #include "interp/plan.h"
+#include "interp/run_stats.h"
 #include "interp/thread_pool.h"
 #include "ops/math/blas_config.h"
 #include "ops/state/state_util.h"
@@ -81,7 +83,8 @@ Status ValidateFeed(const Output& o, const Tensor& value) {
 struct Session::Impl {
   Impl(const SessionOptions& o)
       : device(std::make_unique<CpuDevice>(o.intra_op_threads)),
-        pool(std::make_unique<ThreadPool>(o.inter_op_threads)) {
+        pool(std::make_unique<ThreadPool>(o.inter_op_threads)),
+        stats(o.collect_stats ? std::make_unique<RunStats>() : nullptr) {
     SetBlasThreads(device->num_threads());
   }
   // Steps abandoned at a deadline may still run kernels that use the pool,
@@ -100,6 +103,7 @@ struct Session::Impl {
   std::atomic<int64_t> plans_built{0};
   std::atomic<int64_t> runs{0};
   std::atomic<int64_t> next_step_id{1};
+  std::unique_ptr<RunStats> stats;  // --stats only
 };
 
 // Signatures a REPL session can pile up are bounded by dropping the cache.
@@ -134,6 +138,7 @@ Session::~Session() = default;
 Device* Session::cpu_device() { return impl_->device.get(); }
 int64_t Session::plans_built() const { return impl_->plans_built.load(std::memory_order_relaxed); }
 int64_t Session::runs() const { return impl_->runs.load(std::memory_order_relaxed); }
+const RunStats* Session::stats() const { return impl_->stats.get(); }
 
 Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds,
                                          const std::vector<Output>& fetches, const std::vector<Node*>& targets,
@@ -151,7 +156,7 @@ Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Ten
   }
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<const Plan> plan, impl_->GetPlan(*graph_, fed, fetches, targets));
   for (const auto& [output, value] : feeds) TFG_RETURN_IF_ERROR(ValidateFeed(output, value));
-  ExecutorEnv env{impl_->pool.get(), &resources_, &impl_->live_steps, options_.check_numerics};
+  ExecutorEnv env{impl_->pool.get(), &resources_, &impl_->live_steps, options_.check_numerics, impl_->stats.get()};
   StepInfo info{impl_->next_step_id.fetch_add(1, std::memory_order_relaxed), options_.seed};
   auto result = RunStep(std::move(plan), values, env, info, options.timeout_seconds);
   impl_->runs.fetch_add(1, std::memory_order_relaxed);
@@ -206,7 +211,12 @@ Result<std::vector<Tensor>> Session::RunEager(const OpDef& op, AttrMap attrs, co
   StepInfo info{impl_->next_step_id.fetch_add(1, std::memory_order_relaxed), options_.seed};
   OpKernelContext ctx(&c, in.data(), static_cast<int>(in.size()), out.data(), static_cast<int>(out.size()),
                       &resources_, &info);
+  const auto start = std::chrono::steady_clock::now();
   Status s = ComputeOnce(**kernel, ctx);
+  if (impl_->stats) {
+    impl_->stats->Record(op.name, std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::steady_clock::now() - start).count());
+  }
   for (size_t i = 0; s.ok() && i < out.size(); ++i) {
     if (!out[i].IsInitialized() || out[i].dtype() != c.output_types[i]) {
       s = Internal("the kernel did not produce output {} as {}", i, DTypeName(c.output_types[i]));

@@ -19,6 +19,7 @@ namespace tfg {
 
 class Device;
 class DeviceSet;
+class RunStats;
 
 struct SessionOptions {
   int inter_op_threads = 0;  // 0: one per core
@@ -27,6 +28,8 @@ struct SessionOptions {
   // --check-numerics: a run (or eager op) fails at the first op whose
   // floating-point output holds NaN or Inf, naming the node.
   bool check_numerics = false;
+  // --stats: time every kernel (see stats()).
+  bool collect_stats = false;
 };
 
 struct RunOptions {
@@ -60,6 +63,9 @@ class Session {
   int64_t plans_built() const;
   // How many runs have completed.
   int64_t runs() const;
+  // Kernel time per op type over all runs and eager ops so far; null unless
+  // options().collect_stats.
+  const RunStats* stats() const;
 
  private:
   struct Impl;

@@ -127,6 +127,23 @@ class CliTest(unittest.TestCase):
         self.assertEqual(first.stdout, again.stdout)
         self.assertNotEqual(first.stdout, other.stdout)
 
+    def test_stats_table(self):
+        # --stats counts every kernel execution per op type: three runs of
+        # a matmul plus one eager add, and reports the CPU allocator.
+        path = self.script('a = placeholder(f32, [2, 2])\nm = a @ a\n'
+                           'for i in range(3) { run(m, feed={a: [[1, 2], [3, 4]]}) }\n'
+                           'print([1, 2] + [3, 4])\n')
+        r = run("--stats", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "[4 6]\n")
+        rows = {line.split()[0]: line.split() for line in r.stderr.splitlines() if line.strip()}
+        self.assertEqual(rows["op"][:2], ["op", "count"])
+        self.assertEqual(rows["matmul"][1], "3")
+        self.assertEqual(rows["add"][1], "1")
+        self.assertRegex(r.stderr, r"memory cpu: [0-9.]+ MiB allocated in all, peak [0-9.]+ MiB in use")
+        without = run(path)
+        self.assertEqual(without.stderr, "")
+
     def test_script_from_stdin(self):
         r = run("-", stdin="print(40 + 2)\n")
         self.assertEqual(r.returncode, 0, r.stderr)
