@@ -101,7 +101,10 @@ Status ArgParser::ParseOption(const std::string& arg) {
     auto n = ParseNumber<uint64_t>(v);
     if (!n) return UsageError("--seed expects a non-negative whole number, found '" + v + "'");
     opts_.seed = *n;
-  } else if (is("--worker") || is("--listen") || is("--trace")) {
+  } else if (is("--trace")) {
+    TFG_ASSIGN_OR_RETURN(opts_.trace_path, OptionValue(arg, "--trace"));
+    if (opts_.trace_path.empty()) return UsageError("--trace expects a file name");
+  } else if (is("--worker") || is("--listen")) {
     return Unimplemented("{} is not supported yet", arg.substr(0, arg.find('=')));
   } else {
     return UsageError("unknown option '" + arg + "'");
@@ -210,6 +213,7 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.quiet = opts.quiet;
   o.check_numerics = opts.check_numerics;
   o.stats = opts.stats;
+  o.trace = !opts.trace_path.empty();
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -237,6 +241,13 @@ int RunScriptCommand(const CliOptions& opts) {
   if (opts.stats) {
     std::cout.flush();
     std::cerr << interp.StatsReport() << std::flush;
+  }
+  if (!opts.trace_path.empty()) {
+    Status written = interp.WriteTrace(opts.trace_path);
+    if (!written.ok()) {
+      std::cerr << "tfg: " << written.message() << "\n";
+      if (status.ok()) return kExitScriptError;
+    }
   }
   if (!status.ok()) return kExitScriptError;
   if (opts.command == Command::kCheck) std::cout << path << ": ok\n";
@@ -273,6 +284,7 @@ options:
   --check-numerics
                 stop a run at the first op whose float output holds NaN or Inf
   --stats       at exit, print kernel time per op type and memory use to stderr
+  --trace FILE  write a timeline of kernels and steps (Chrome trace JSON, for Perfetto)
   --help, -h    show this help
   --version, -V show the version
 

@@ -36,6 +36,7 @@ struct CliOptions {
   bool quiet = false;                    // --quiet
   bool check_numerics = false;           // --check-numerics
   bool stats = false;                    // --stats
+  std::string trace_path;                // --trace FILE; empty: none
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

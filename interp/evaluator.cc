@@ -17,6 +17,7 @@ Evaluator::Evaluator(InterpreterOptions options) : options_(std::move(options)) 
   so.seed = options_.seed;
   so.check_numerics = options_.check_numerics;
   so.collect_stats = options_.stats;
+  so.trace = options_.trace;
   session_ = std::make_unique<Session>(&graph_, so);
   modules_ = std::make_unique<ModuleLoader>(options_.stdlib_dir);
   main_globals_ = NewGlobals();

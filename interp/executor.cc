@@ -8,6 +8,7 @@
 
 #include "interp/run_stats.h"
 #include "interp/thread_pool.h"
+#include "interp/trace.h"
 
 namespace tfg {
 
@@ -26,12 +27,12 @@ void StepCounter::WaitForZero() {
   cv_.wait(lock, [&] { return live_ == 0; });
 }
 
-namespace {
-
 int64_t NowNanos() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
+
+namespace {
 
 // A LIFO of ready node indices: a small inline array first, so the common
 // case allocates nothing.
@@ -146,6 +147,13 @@ class Step : public std::enable_shared_from_this<Step> {
     if (!s.ok()) s.Prepend(fmt::format("{} '{}' ", pn.node->op_name(), pn.node->name()));
     return s;
   }
+  // --stats and --trace: the kernel of `pn` ran from `start` until now.
+  bool Timed() const { return env_.stats != nullptr || env_.tracer != nullptr; }
+  void RecordKernel(const PlanNode& pn, int64_t start) {
+    const int64_t end = NowNanos();
+    if (env_.stats) env_.stats->Record(pn.node->op_name(), end - start);
+    if (env_.tracer) env_.tracer->Kernel(*pn.node, start, end);
+  }
   void Finish();
   Result<std::vector<Tensor>> Wait(double timeout_seconds);
 
@@ -207,9 +215,9 @@ void Step::Process(int32_t id, ReadyQueue& q) {
   Tensor* outs = root_.outputs.data() + pn.output_start;
   OpKernelContext ctx(&pn.construction, root_.inputs.data() + pn.input_start, pn.num_inputs, outs, pn.num_outputs,
                       env_.resources, &info_);
-  const int64_t start = env_.stats ? NowNanos() : 0;
+  const int64_t start = Timed() ? NowNanos() : 0;
   Status s = pn.kernel->Compute(ctx);
-  if (env_.stats) env_.stats->Record(pn.node->op_name(), NowNanos() - start);
+  if (Timed()) RecordKernel(pn, start);
   if (s.ok()) s = CheckOutputs(pn, outs);
   if (env_.check_numerics && s.ok()) s = CheckNodeNumerics(pn, outs);
   bool ok = s.ok();
@@ -223,11 +231,11 @@ void Step::RunAsync(int32_t id) {
   const PlanNode& pn = plan_->nodes[id];
   auto* ctx = new OpKernelContext(&pn.construction, root_.inputs.data() + pn.input_start, pn.num_inputs,
                                   root_.outputs.data() + pn.output_start, pn.num_outputs, env_.resources, &info_);
-  const int64_t start = env_.stats ? NowNanos() : 0;
+  const int64_t start = Timed() ? NowNanos() : 0;
   pn.kernel->ComputeAsync(*ctx, [self = shared_from_this(), id, ctx, start](Status s) {
     delete ctx;
     const PlanNode& node = self->plan_->nodes[id];
-    if (self->env_.stats) self->env_.stats->Record(node.node->op_name(), NowNanos() - start);
+    if (self->Timed()) self->RecordKernel(node, start);
     if (s.ok()) s = CheckOutputs(node, self->root_.outputs.data() + node.output_start);
     if (self->env_.check_numerics && s.ok()) {
       s = self->CheckNodeNumerics(node, self->root_.outputs.data() + node.output_start);

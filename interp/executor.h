@@ -23,6 +23,7 @@ namespace tfg {
 class ResourceMgr;
 class RunStats;
 class ThreadPool;
+class Tracer;
 
 // Counts live steps, including steps abandoned at a deadline whose kernels
 // still run, so a Session can wait for them before it is destroyed.
@@ -48,6 +49,8 @@ struct ExecutorEnv {
   // --stats: each kernel's time is recorded here (per op type). Null: not
   // timed, one branch per node.
   RunStats* stats = nullptr;
+  // --trace: each kernel's span is recorded here. Null: not traced.
+  Tracer* tracer = nullptr;
 };
 
 // Runs `plan` with `feeds` (indexed as the plan's FeedEdges say) and
@@ -59,6 +62,9 @@ struct ExecutorEnv {
 // the background and their results are dropped.
 Result<std::vector<Tensor>> RunStep(std::shared_ptr<const Plan> plan, const std::vector<Tensor>& feeds,
                                     const ExecutorEnv& env, const StepInfo& info, double timeout_seconds);
+
+// Steady-clock nanoseconds: the time base of --stats and --trace.
+int64_t NowNanos();
 
 // OK when no floating-point tensor of `outputs` holds NaN or Inf; else
 // InvalidArgument "produced NaN (output 0 has 3 NaN, 0 Inf of 40 values)",

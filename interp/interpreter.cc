@@ -9,6 +9,7 @@
 #include "interp/modules.h"
 #include "interp/parser.h"
 #include "interp/run_stats.h"
+#include "interp/trace.h"
 
 namespace tfg {
 
@@ -88,6 +89,12 @@ std::string Interpreter::StatsReport() const {
   const RunStats* stats = impl_->ev.session().stats();
   if (stats == nullptr) return "";
   return stats->Format({impl_->ev.session().cpu_device()->allocator()});
+}
+
+Status Interpreter::WriteTrace(const std::string& path) const {
+  const Tracer* tracer = impl_->ev.session().tracer();
+  if (tracer == nullptr) return FailedPrecondition("the interpreter was not started with --trace");
+  return tracer->Write(path);
 }
 
 }  // namespace tfg

@@ -20,6 +20,7 @@ struct InterpreterOptions {
   bool quiet = false;             // --quiet: no progress lines
   bool check_numerics = false;    // --check-numerics: stop at the first op producing NaN/Inf
   bool stats = false;             // --stats: time kernels per op type (Interpreter::StatsReport)
+  bool trace = false;             // --trace: record a timeline (Interpreter::WriteTrace)
   // `tfg check` / `tfg graph`: build the graph and shape-check it, but run
   // no kernels: run() returns zero tensors of the fetches' static shapes
   // (unknown dims taken as 1) and print() prints nothing.
@@ -53,6 +54,9 @@ class Interpreter {
   // With options.stats: the table of kernel time per op type and memory
   // (RunStats::Format); else "".
   std::string StatsReport() const;
+  // With options.trace: writes the timeline of kernels and steps so far as
+  // Chrome trace-event JSON.
+  Status WriteTrace(const std::string& path) const;
 
  private:
   struct Impl;

@@ -1,7 +1,6 @@
 #include "interp/session.h"
 
 #include <atomic>
-#include <chrono>
 #include <future>
 #include <unordered_map>
 
@@ -10,6 +9,7 @@
 #include "interp/plan.h"
 #include "interp/run_stats.h"
 #include "interp/thread_pool.h"
+#include "interp/trace.h"
 #include "ops/math/blas_config.h"
 #include "ops/state/state_util.h"
 
@@ -84,7 +84,8 @@ struct Session::Impl {
   Impl(const SessionOptions& o)
       : device(std::make_unique<CpuDevice>(o.intra_op_threads)),
         pool(std::make_unique<ThreadPool>(o.inter_op_threads)),
-        stats(o.collect_stats ? std::make_unique<RunStats>() : nullptr) {
+        stats(o.collect_stats ? std::make_unique<RunStats>() : nullptr),
+        tracer(o.trace ? std::make_unique<Tracer>() : nullptr) {
     SetBlasThreads(device->num_threads());
   }
   // Steps abandoned at a deadline may still run kernels that use the pool,
@@ -104,6 +105,7 @@ struct Session::Impl {
   std::atomic<int64_t> runs{0};
   std::atomic<int64_t> next_step_id{1};
   std::unique_ptr<RunStats> stats;  // --stats only
+  std::unique_ptr<Tracer> tracer;   // --trace only
 };
 
 // Signatures a REPL session can pile up are bounded by dropping the cache.
@@ -139,6 +141,7 @@ Device* Session::cpu_device() { return impl_->device.get(); }
 int64_t Session::plans_built() const { return impl_->plans_built.load(std::memory_order_relaxed); }
 int64_t Session::runs() const { return impl_->runs.load(std::memory_order_relaxed); }
 const RunStats* Session::stats() const { return impl_->stats.get(); }
+const Tracer* Session::tracer() const { return impl_->tracer.get(); }
 
 Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds,
                                          const std::vector<Output>& fetches, const std::vector<Node*>& targets,
@@ -156,9 +159,12 @@ Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Ten
   }
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<const Plan> plan, impl_->GetPlan(*graph_, fed, fetches, targets));
   for (const auto& [output, value] : feeds) TFG_RETURN_IF_ERROR(ValidateFeed(output, value));
-  ExecutorEnv env{impl_->pool.get(), &resources_, &impl_->live_steps, options_.check_numerics, impl_->stats.get()};
+  ExecutorEnv env{impl_->pool.get(), &resources_,         &impl_->live_steps, options_.check_numerics,
+                  impl_->stats.get(),    impl_->tracer.get()};
   StepInfo info{impl_->next_step_id.fetch_add(1, std::memory_order_relaxed), options_.seed};
+  const int64_t start = impl_->tracer ? NowNanos() : 0;
   auto result = RunStep(std::move(plan), values, env, info, options.timeout_seconds);
+  if (impl_->tracer) impl_->tracer->Step(info.step_id, start, NowNanos());
   impl_->runs.fetch_add(1, std::memory_order_relaxed);
   return result;
 }
@@ -211,12 +217,11 @@ Result<std::vector<Tensor>> Session::RunEager(const OpDef& op, AttrMap attrs, co
   StepInfo info{impl_->next_step_id.fetch_add(1, std::memory_order_relaxed), options_.seed};
   OpKernelContext ctx(&c, in.data(), static_cast<int>(in.size()), out.data(), static_cast<int>(out.size()),
                       &resources_, &info);
-  const auto start = std::chrono::steady_clock::now();
+  const int64_t start = NowNanos();
   Status s = ComputeOnce(**kernel, ctx);
-  if (impl_->stats) {
-    impl_->stats->Record(op.name, std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                      std::chrono::steady_clock::now() - start).count());
-  }
+  const int64_t end = NowNanos();
+  if (impl_->stats) impl_->stats->Record(op.name, end - start);
+  if (impl_->tracer) impl_->tracer->Eager(op.name, span, start, end);
   for (size_t i = 0; s.ok() && i < out.size(); ++i) {
     if (!out[i].IsInitialized() || out[i].dtype() != c.output_types[i]) {
       s = Internal("the kernel did not produce output {} as {}", i, DTypeName(c.output_types[i]));

@@ -20,6 +20,7 @@ namespace tfg {
 class Device;
 class DeviceSet;
 class RunStats;
+class Tracer;
 
 struct SessionOptions {
   int inter_op_threads = 0;  // 0: one per core
@@ -30,6 +31,8 @@ struct SessionOptions {
   bool check_numerics = false;
   // --stats: time every kernel (see stats()).
   bool collect_stats = false;
+  // --trace: record a timeline of kernels and steps (see tracer()).
+  bool trace = false;
 };
 
 struct RunOptions {
@@ -66,6 +69,8 @@ class Session {
   // Kernel time per op type over all runs and eager ops so far; null unless
   // options().collect_stats.
   const RunStats* stats() const;
+  // The timeline of kernels and steps so far; null unless options().trace.
+  const Tracer* tracer() const;
 
  private:
   struct Impl;

@@ -5,6 +5,7 @@ files, script arguments, stdin scripts, exit codes and Ctrl-C.
 usage: cli_test.py TFG_BINARY
 """
 
+import json
 import os
 import re
 import shutil
@@ -143,6 +144,29 @@ class CliTest(unittest.TestCase):
         self.assertRegex(r.stderr, r"memory cpu: [0-9.]+ MiB allocated in all, peak [0-9.]+ MiB in use")
         without = run(path)
         self.assertEqual(without.stderr, "")
+
+    def test_trace_timeline(self):
+        # --trace writes Chrome trace-event JSON: a span per kernel naming
+        # its op, node and script line, a span per run() step, and tracks
+        # named for the device and its threads.
+        path = self.script('a = placeholder(f32, [2, 2], name="a")\nm = matmul(a, a, name="square")\n'
+                           'for i in range(2) { run(m, feed={a: [[1, 2], [3, 4]]}) }\n')
+        out = os.path.join(self.dir, "trace.json")
+        r = run("--trace", out, path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            events = json.load(f)["traceEvents"]
+        kernels = [e for e in events if e.get("cat") == "kernel"]
+        self.assertEqual([e["name"] for e in kernels], ["matmul", "matmul"])
+        self.assertEqual(kernels[0]["args"], {"node": "square", "line": path + ":2"})
+        steps = [e for e in events if e.get("cat") == "step"]
+        self.assertEqual(len(steps), 2)
+        for k, s in zip(kernels, steps):  # each kernel inside its step
+            self.assertGreaterEqual(k["ts"], s["ts"])
+            self.assertLessEqual(k["ts"] + k["dur"], s["ts"] + s["dur"] + 1e-3)
+        names = {e["args"]["name"] for e in events if e["ph"] == "M"}
+        self.assertIn("/device:cpu:0", names)
+        self.assertEqual(run("--trace", os.path.join(self.dir, "no", "such", "dir.json"), path).returncode, 1)
 
     def test_script_from_stdin(self):
         r = run("-", stdin="print(40 + 2)\n")

@@ -108,16 +108,28 @@ TEST(ParseArgsTest, UsageErrorsAreInvalidArgument) {
 }
 
 TEST(ParseArgsTest, UnsupportedOptionsSaySo) {
-  auto r = ParseArgs({"--trace", "out.json", "a.tfg"});
+  auto r = ParseArgs({"--worker", "a.tfg"});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Code::kUnimplemented);
-  EXPECT_EQ(r.status().message(), "--trace is not supported yet");
+  EXPECT_EQ(r.status().message(), "--worker is not supported yet");
+}
+
+TEST(ParseArgsTest, StatsAndTrace) {
+  auto r = ParseArgs({"--stats", "--trace", "out.json", "a.tfg"});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->stats);
+  EXPECT_EQ(r->trace_path, "out.json");
+  auto eq = ParseArgs({"--trace=t.json", "a.tfg"});
+  ASSERT_TRUE(eq.ok()) << eq.status().ToString();
+  EXPECT_EQ(eq->trace_path, "t.json");
+  EXPECT_FALSE(ParseArgs({"--trace=", "a.tfg"}).ok());
 }
 
 TEST(UsageTest, MentionsEveryOption) {
   std::string usage = Usage();
   for (const char* s :
-       {"--threads", "--seed", "--quiet", "--check-numerics", "--help", "--version", "check", "graph", "--dot"}) {
+       {"--threads", "--seed", "--quiet", "--check-numerics", "--stats", "--trace", "--help", "--version", "check",
+        "graph", "--dot"}) {
     EXPECT_NE(usage.find(s), std::string::npos) << s;
   }
 }

@@ -1,0 +1,53 @@
+// --trace FILE: a timeline of a script's runs in Chrome's trace-event JSON
+// format (opens in Perfetto or chrome://tracing): a track per device and
+// per thread, one span per kernel (op, node name, script line), and one per
+// run() step.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "ops/framework/source.h"
+#include "ops/framework/status.h"
+
+namespace tfg {
+
+class Node;
+
+class Tracer {
+ public:
+  // Kernel `node` ran on the calling thread from start_ns to end_ns
+  // (steady-clock nanoseconds). Thread-safe.
+  void Kernel(const Node& node, int64_t start_ns, int64_t end_ns);
+  // An op run at once on host values (no node), called at `span`.
+  void Eager(const std::string& op, const SourceSpan& span, int64_t start_ns, int64_t end_ns);
+  // run() step `step_id` took from start_ns to end_ns.
+  void Step(int64_t step_id, int64_t start_ns, int64_t end_ns);
+
+  // The trace as JSON: {"traceEvents": [...], "displayTimeUnit": "ms"}.
+  std::string ToJson() const;
+  // Writes ToJson() to `path` (through a temporary file, renamed).
+  Status Write(const std::string& path) const;
+
+ private:
+  struct Event {
+    const char* category;  // "kernel", "eager" or "step"
+    std::string name;      // op, or "step N"
+    std::string node;      // node name ("" for steps and eager ops)
+    std::string location;  // "file.tfg:12" or ""
+    int64_t start_ns, end_ns;
+    int lane;              // thread lane; -1: the steps track
+  };
+  int LaneOfThisThread();  // needs mu_ held
+  void Add(Event e);
+
+  mutable std::mutex mu_;
+  std::vector<Event> events_;                      // guarded by mu_
+  std::unordered_map<std::thread::id, int> lanes_;  // guarded by mu_
+};
+
+}  // namespace tfg
