@@ -18,6 +18,7 @@ Evaluator::Evaluator(InterpreterOptions options) : options_(std::move(options)) 
   so.check_numerics = options_.check_numerics;
   so.collect_stats = options_.stats;
   so.trace = options_.trace;
+  so.max_eager_elements = options_.max_eager_elements;
   session_ = std::make_unique<Session>(&graph_, so);
   modules_ = std::make_unique<ModuleLoader>(options_.stdlib_dir);
   main_globals_ = NewGlobals();

@@ -207,6 +207,7 @@ class Evaluator {
   int function_depth_ = 0;  // of the module being run: `return` needs > 0
   int call_depth_ = 0;
   int eval_depth_ = 0;
+  int64_t statements_run_ = 0;  // against options_.max_statements
 };
 
 }  // namespace tfg

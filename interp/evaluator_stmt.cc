@@ -15,6 +15,12 @@ Result<Flow> Evaluator::ExecBlock(const ast::Block& b, const std::shared_ptr<Env
 }
 
 Result<Flow> Evaluator::Exec(const ast::Stmt& s, const std::shared_ptr<Env>& env) {
+  if (options_.max_statements > 0 && ++statements_run_ > options_.max_statements) {
+    return Status(Code::kResourceExhausted,
+                  fmt::format("the script ran more than {} statements, this interpreter's limit",
+                              options_.max_statements),
+                  s.span);
+  }
   switch (s.kind) {
     case ast::StmtKind::kExpr: {
       TFG_ASSIGN_OR_RETURN(Value v, Eval(*static_cast<const ast::ExprStmt&>(s).expr, env));

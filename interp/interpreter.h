@@ -21,6 +21,11 @@ struct InterpreterOptions {
   bool check_numerics = false;    // --check-numerics: stop at the first op producing NaN/Inf
   bool stats = false;             // --stats: time kernels per op type (Interpreter::StatsReport)
   bool trace = false;             // --trace: record a timeline (Interpreter::WriteTrace)
+  // Limits for running untrusted scripts (the fuzzer): a script that runs
+  // more statements, or an op run at once on host values whose inputs or
+  // outputs have more elements, fails with ResourceExhausted. 0: no limit.
+  int64_t max_statements = 0;
+  int64_t max_eager_elements = 0;
   // `tfg check` / `tfg graph`: build the graph and shape-check it, but run
   // no kernels: run() returns zero tensors of the fetches' static shapes
   // (unknown dims taken as 1) and print() prints nothing.

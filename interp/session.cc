@@ -178,6 +178,37 @@ Status AnnotateEagerError(Status s, const OpDef& op, const SourceSpan& span) {
   return s;
 }
 
+// The inputs, and the outputs as the op's shape function predicts them,
+// against the element limit (outputs of unknown size pass).
+Status CheckEagerSize(const OpDef& op, const AttrMap& attrs, const std::vector<Tensor>& inputs, const Signature& sig,
+                      int64_t limit) {
+  std::vector<PartialShape> shapes;
+  std::vector<const Tensor*> values;
+  for (const Tensor& t : inputs) {
+    if (t.num_elements() > limit) {
+      return Error(Code::kResourceExhausted, "an input has {} elements, more than the limit of {}", t.num_elements(),
+                   limit);
+    }
+    shapes.emplace_back(t.shape());
+    values.push_back(&t);
+  }
+  if (!op.shape_fn) return Status::OK();
+  ShapeContext c(&op, &attrs, std::move(shapes), sig.input_types, std::move(values),
+                 static_cast<int>(sig.output_types.size()));
+  TFG_RETURN_IF_ERROR(op.shape_fn(c));
+  for (const PartialShape& s : c.output_shapes()) {
+    if (!s.fully_defined()) continue;
+    int64_t n = 1;
+    bool overflow = false;
+    for (int64_t d : s.dims()) overflow = overflow || __builtin_mul_overflow(n, d, &n);
+    if (overflow) return Error(Code::kResourceExhausted, "the result would have more than {} elements", limit);
+    if (n > limit) {
+      return Error(Code::kResourceExhausted, "the result would have {} elements, more than the limit of {}", n, limit);
+    }
+  }
+  return Status::OK();
+}
+
 Status ComputeOnce(OpKernel& kernel, OpKernelContext& ctx) {
   if (!kernel.IsAsync()) return kernel.Compute(ctx);
   std::promise<Status> done;
@@ -199,6 +230,10 @@ Result<std::vector<Tensor>> Session::RunEager(const OpDef& op, AttrMap attrs, co
   }
   auto sig = ResolveSignature(op, dtypes, attrs);
   if (!sig.ok()) return AnnotateEagerError(sig.status(), op, span);
+  if (options_.max_eager_elements > 0) {
+    Status s = CheckEagerSize(op, attrs, inputs, *sig, options_.max_eager_elements);
+    if (!s.ok()) return AnnotateEagerError(std::move(s), op, span);
+  }
   auto def = OpRegistry::Global().FindKernel(op, DeviceType::kCpu, attrs);
   if (!def.ok()) return AnnotateEagerError(def.status(), op, span);
   KernelConstruction c;

@@ -33,6 +33,9 @@ struct SessionOptions {
   bool collect_stats = false;
   // --trace: record a timeline of kernels and steps (see tracer()).
   bool trace = false;
+  // RunEager fails with ResourceExhausted when an input or output would have
+  // more elements (0: no limit).
+  int64_t max_eager_elements = 0;
 };
 
 struct RunOptions {

@@ -35,6 +35,8 @@ const char* KindName(ValueKind kind) {
   return "?";
 }
 
+size_t Dict::size() const { return entries_.size(); }
+
 Value Value::NewList(std::vector<Value> items) {
   auto list = std::make_shared<List>();
   list->items = std::move(items);

@@ -69,7 +69,7 @@ class Dict {
   // Error for keys that cannot be hashed (lists, tensors, ...).
   Status Set(const Value& key, Value value);
   const std::vector<std::pair<Value, Value>>& entries() const { return entries_; }
-  size_t size() const { return entries_.size(); }
+  size_t size() const;  // out of line: Value is incomplete here
 
  private:
   std::vector<std::pair<Value, Value>> entries_;
