@@ -3,6 +3,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "ops/framework/kernel.h"
@@ -74,23 +75,70 @@ bool FitsBlasInt(const GemmShape& g, Strides ld) {
 // Rows of c per unit of parallel work: enough that each piece is a
 // full-speed product.
 constexpr int64_t kRowsPerPiece = 64;
+// Depth (k) per unit of parallel work when k is split instead.
+constexpr int64_t kDepthPerPiece = 512;
+
+template <typename T>
+void Avx512Block(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld) {
+  avx512::Gemm(g.transpose_a, g.transpose_b, g.m, g.n, g.k, a, ld.lda, b, ld.ldb, beta, c, ld.ldc);
+}
+
+// A long k behind a small c (a convolution's filter gradient, patchesᵀ @
+// dy, has k = every output pixel of the batch) leaves too few rows of c to
+// share out, and each band would pack all of b again. Such products split
+// k: the first range of pieces accumulates into c, each other range into a
+// partial product of its own, added to c afterwards in a fixed order.
+bool SplitsDepth(const GemmShape& g) { return g.k >= 4 * std::max(g.m, g.n) && g.k >= 2 * kDepthPerPiece; }
+
+template <typename T>
+void Avx512SplitDepth(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld,
+                      const OpKernelContext& ctx) {
+  const int64_t pieces = g.k / kDepthPerPiece;
+  std::vector<std::unique_ptr<T[]>> partials(static_cast<size_t>(pieces));
+  ctx.ParallelFor(pieces, 2 * g.m * g.n * kDepthPerPiece, [&](int64_t s, int64_t e) {
+    const int64_t k0 = s * kDepthPerPiece, k1 = e == pieces ? g.k : e * kDepthPerPiece;
+    const GemmShape part{g.transpose_a, g.transpose_b, g.m, g.n, k1 - k0};
+    const T* a_part = g.transpose_a ? a + k0 * ld.lda : a + k0;
+    const T* b_part = g.transpose_b ? b + k0 : b + k0 * ld.ldb;
+    if (s == 0) {
+      Avx512Block(part, a_part, b_part, beta, c, ld);
+      return;
+    }
+    auto& out = partials[static_cast<size_t>(s)];
+    out.reset(new T[static_cast<size_t>(g.m * g.n)]);
+    Avx512Block(part, a_part, b_part, T(0), out.get(), Strides{ld.lda, ld.ldb, g.n});
+  });
+  for (const auto& partial : partials) {
+    if (!partial) continue;
+    for (int64_t i = 0; i < g.m; ++i) {
+      T* row = c + i * ld.ldc;
+      const T* add = partial.get() + i * g.n;
+      for (int64_t j = 0; j < g.n; ++j) row[j] += add[j];
+    }
+  }
+}
 
 // Eigen's kernels run on the calling thread, so a large product is cut into
-// bands of c's rows spread over the intra-op pool.
+// bands of c's rows (or ranges of k) spread over the intra-op pool.
 template <typename T>
 void Avx512(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld, const OpKernelContext* ctx) {
-  auto band = [&](int64_t r0, int64_t r1) {
-    const T* a_rows = g.transpose_a ? a + r0 : a + r0 * ld.lda;
-    avx512::Gemm(g.transpose_a, g.transpose_b, r1 - r0, g.n, g.k, a_rows, ld.lda, b, ld.ldb, beta, c + r0 * ld.ldc,
-                 ld.ldc);
-  };
+  if (ctx == nullptr || IsSmallGemm(g)) {
+    Avx512Block(g, a, b, beta, c, ld);
+    return;
+  }
+  if (SplitsDepth(g)) {
+    Avx512SplitDepth(g, a, b, beta, c, ld, *ctx);
+    return;
+  }
   const int64_t pieces = g.m / kRowsPerPiece;
-  if (ctx == nullptr || pieces < 2 || IsSmallGemm(g)) {
-    band(0, g.m);
+  if (pieces < 2) {
+    Avx512Block(g, a, b, beta, c, ld);
     return;
   }
   ctx->ParallelFor(pieces, 2 * kRowsPerPiece * g.n * g.k, [&](int64_t s, int64_t e) {
-    band(s * kRowsPerPiece, e == pieces ? g.m : e * kRowsPerPiece);
+    const int64_t r0 = s * kRowsPerPiece, r1 = e == pieces ? g.m : e * kRowsPerPiece;
+    const T* a_rows = g.transpose_a ? a + r0 : a + r0 * ld.lda;
+    Avx512Block(GemmShape{g.transpose_a, g.transpose_b, r1 - r0, g.n, g.k}, a_rows, b, beta, c + r0 * ld.ldc, ld);
   });
 }
 

@@ -12,6 +12,12 @@ namespace {
 // each GEMM is big (OpenBLAS is efficient from a few hundred rows), small
 // enough to stay in glibc's reusable heap rather than fresh mmap'd pages.
 constexpr int64_t kChunkBytes = 16 << 20;
+// The forward pass and the input gradient use each chunk's patch matrix
+// right after writing it (the GEMM reads what im2col wrote; col2im reads
+// what the GEMM wrote), so their chunks are sized to stay in L2: measured
+// ~10% faster per training step of the Fashion-MNIST CNN than 16 MB. The
+// filter gradient keeps the large chunks: its GEMM wants the long k.
+constexpr int64_t kCacheChunkBytes = 1 << 20;
 
 // Row-major c[m, n] = op(a) @ op(b) + beta * c; ld is the row length of
 // each operand as stored.
@@ -36,9 +42,19 @@ bool IsPointwise(const Geometry& g) {
   return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 && g.pad_left == 0;
 }
 
-int64_t ImagesPerChunk(const Geometry& g, int64_t elem_size) {
+int64_t ImagesPerChunk(const Geometry& g, int64_t elem_size, int64_t bytes = kChunkBytes) {
   const int64_t per_image = std::max<int64_t>(g.oh * g.ow * g.patch() * elem_size, 1);
-  return std::clamp<int64_t>(kChunkBytes / per_image, 1, std::max<int64_t>(g.n, 1));
+  return std::clamp<int64_t>(bytes / per_image, 1, std::max<int64_t>(g.n, 1));
+}
+
+// std::copy_n, except that runs of a few elements (a 3x3 window of a
+// one-channel image copies 3 floats at a time) are copied inline rather
+// than through a memmove call each.
+template <typename T>
+T* CopyRun(const T* src, int64_t n, T* dst) {
+  if (n > 16) return std::copy_n(src, n, dst);
+  for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+  return dst + n;
 }
 
 // Patch rows of output rows [begin, end) of a chunk; unit u is (image u / oh,
@@ -61,12 +77,12 @@ void Im2ColRows(const Geometry& g, const T* images, T* col, int64_t begin, int64
         }
         const T* src = image + ih * g.w * g.c;
         if (contiguous) {
-          dst = std::copy_n(src + iw0 * g.c, run, dst);
+          dst = CopyRun(src + iw0 * g.c, run, dst);
           continue;
         }
         for (int64_t kw = 0; kw < g.kw; ++kw) {
           const int64_t iw = iw0 + kw * g.dw;
-          dst = (iw < 0 || iw >= g.w) ? std::fill_n(dst, g.c, T(0)) : std::copy_n(src + iw * g.c, g.c, dst);
+          dst = (iw < 0 || iw >= g.w) ? std::fill_n(dst, g.c, T(0)) : CopyRun(src + iw * g.c, g.c, dst);
         }
       }
     }
@@ -107,7 +123,7 @@ template <typename T>
 void Conv2DForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const T* input, const T* filter,
                    T* output) {
   const int64_t k = g.patch(), pixels = g.oh * g.ow;
-  const int64_t chunk = ImagesPerChunk(g, sizeof(T));
+  const int64_t chunk = ImagesPerChunk(g, sizeof(T), kCacheChunkBytes);
   const bool pointwise = IsPointwise(g);
   auto col = pointwise ? nullptr : Scratch<T>(std::min(chunk, g.n) * pixels * k);
   for (int64_t b0 = 0; b0 < g.n; b0 += chunk) {
@@ -136,9 +152,10 @@ void Conv2DBackpropInput(const OpKernelContext& ctx, const Geometry& g, int64_t 
     }
     return;
   }
-  auto dcol = Scratch<T>(std::min(chunk, g.n) * pixels * k);
-  for (int64_t b0 = 0; b0 < g.n; b0 += chunk) {
-    const int64_t nb = std::min(chunk, g.n - b0);
+  const int64_t dchunk = ImagesPerChunk(g, sizeof(T), kCacheChunkBytes);
+  auto dcol = Scratch<T>(std::min(dchunk, g.n) * pixels * k);
+  for (int64_t b0 = 0; b0 < g.n; b0 += dchunk) {
+    const int64_t nb = std::min(dchunk, g.n - b0);
     Gemm<T>(ctx, nb * pixels, k, out_channels, dy + b0 * pixels * out_channels, {false, out_channels}, filter,
             {true, out_channels}, T(0), dcol.get());
     // Windows overlap within an image, so each image is one unit of work.

@@ -4,9 +4,10 @@
 //   forward:         out[pixels, o]  = patches @ filter[kh*kw*c, o]
 //   backprop filter: dfilter         = patches^T @ dy[pixels, o]
 //   backprop input:  dpatches        = dy @ filter^T, scattered back (col2im)
-// The batch is processed in chunks whose patch matrix stays under a few MB,
-// each chunk one OpenBLAS call (which uses its own threads); im2col/col2im
-// run on the intra-op pool. 1x1 stride-1 convolutions skip im2col.
+// The batch is processed in chunks of images whose patch matrix stays under
+// a bound (about L2-sized where the patches are consumed right away), each
+// chunk one GEMM (ops/math/gemm.h, which spreads it over the intra-op
+// pool); im2col/col2im run on the intra-op pool too. 1x1 stride-1 convolutions skip im2col.
 // T is float or double; f16 callers widen to float.
 #pragma once
 

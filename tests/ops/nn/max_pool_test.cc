@@ -4,6 +4,8 @@
 // 7, 2.0) (see nn_test_util.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -107,6 +109,86 @@ TEST(MaxPool, NaNIsTheMaximum) {
   ExpectTensorNear(test::Eval("max_pool", {x}, attrs), {NAN}, {1, 1, 1, 1});
   ExpectTensorNear(test::Eval("max_pool_grad", {x, test::MakeTensor<float>({7}, {1, 1, 1, 1})}, attrs), {0, 7, 0, 0},
                    {1, 2, 2, 1});
+}
+
+// A plain loop over windows, taps in row-major order, TensorFlow's rule
+// (the first maximum wins; a NaN is the maximum): the three ops' expected
+// values for inputs wide enough to reach the kernels' vector paths.
+struct NaivePool {
+  std::vector<double> y, dx, gathered;
+};
+
+NaivePool NaiveMaxPool(const std::vector<double>& x, int64_t h, int64_t w, int64_t c, int64_t k, int64_t s,
+                       bool same, const std::vector<double>& dy, const std::vector<double>& grad) {
+  const int64_t oh = same ? (h + s - 1) / s : (h - k) / s + 1, ow = same ? (w + s - 1) / s : (w - k) / s + 1;
+  const int64_t pad_top = same ? std::max<int64_t>((oh - 1) * s + k - h, 0) / 2 : 0;
+  const int64_t pad_left = same ? std::max<int64_t>((ow - 1) * s + k - w, 0) / 2 : 0;
+  NaivePool r{std::vector<double>(oh * ow * c), std::vector<double>(x.size(), 0.0), std::vector<double>(oh * ow * c)};
+  for (int64_t i = 0; i < oh; ++i) {
+    for (int64_t j = 0; j < ow; ++j) {
+      for (int64_t ch = 0; ch < c; ++ch) {
+        int64_t best = -1;
+        for (int64_t a = i * s - pad_top; a < i * s - pad_top + k; ++a) {
+          for (int64_t b = j * s - pad_left; b < j * s - pad_left + k; ++b) {
+            if (a < 0 || a >= h || b < 0 || b >= w) continue;
+            const int64_t at = (a * w + b) * c + ch;
+            if (best < 0) {
+              best = at;
+            } else if (!std::isnan(x[best]) && (std::isnan(x[at]) || x[at] > x[best])) {
+              best = at;
+            }
+          }
+        }
+        const int64_t out = (i * ow + j) * c + ch;
+        r.y[out] = x[best];
+        r.dx[best] += dy[out];
+        r.gathered[out] = grad[best];
+      }
+    }
+  }
+  return r;
+}
+
+// Values with many ties and a NaN every 13th element.
+std::vector<double> TiedValues(int64_t n, int64_t a, int64_t b) {
+  std::vector<double> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = i % 13 == 5 ? NAN : static_cast<double>((i * a + b) % 5) - 2.0;
+  return v;
+}
+
+TEST(MaxPool, VectorPathsMatchANaiveLoop) {
+  struct Config {
+    int64_t h, w, c, k, s;
+    bool same;
+  };
+  // Disjoint windows that tile the image, disjoint ones that leave pixels
+  // out, overlapping ones, SAME edges; channel counts with and without a
+  // remainder after whole vectors.
+  const Config configs[] = {{4, 6, 8, 2, 2, false}, {5, 7, 7, 2, 2, false}, {5, 7, 9, 2, 3, false},
+                            {5, 5, 6, 3, 2, true},  {4, 5, 5, 2, 1, true},  {6, 6, 4, 3, 1, false},
+                            {3, 5, 13, 2, 2, true}};
+  for (DType dt : {DType::kF32, DType::kF64}) {
+    for (const Config& cf : configs) {
+      SCOPED_TRACE(std::string(DTypeName(dt)) + " " + std::to_string(cf.h) + "x" + std::to_string(cf.w) + "x" +
+                   std::to_string(cf.c) + " k" + std::to_string(cf.k) + " s" + std::to_string(cf.s));
+      const int64_t n = cf.h * cf.w * cf.c;
+      const std::vector<double> x = TiedValues(n, 7, 3), grad = TiedValues(n, 3, 1);
+      AttrMap attrs = {{"ksize", std::vector<int64_t>{cf.k, cf.k}},
+                       {"strides", std::vector<int64_t>{cf.s, cf.s}},
+                       {"padding", std::string(cf.same ? "SAME" : "VALID")}};
+      const TensorShape xs({1, cf.h, cf.w, cf.c});
+      Tensor xt = test::MakeTensorOf(dt, x, xs);
+      Tensor y = test::Eval("max_pool", {xt}, attrs);
+      ASSERT_TRUE(y.IsInitialized());
+      std::vector<double> dy(static_cast<size_t>(y.num_elements()));
+      for (size_t i = 0; i < dy.size(); ++i) dy[i] = static_cast<double>(i % 7) - 3.0;
+      const NaivePool want = NaiveMaxPool(x, cf.h, cf.w, cf.c, cf.k, cf.s, cf.same, dy, grad);
+      ExpectTensorNear(y, want.y, y.shape());
+      ExpectTensorNear(test::Eval("max_pool_grad", {xt, test::MakeTensorOf(dt, dy, y.shape())}, attrs), want.dx, xs);
+      ExpectTensorNear(test::Eval("max_pool_grad_grad", {xt, test::MakeTensorOf(dt, grad, xs)}, attrs),
+                       want.gathered, y.shape());
+    }
+  }
 }
 
 TEST(MaxPool, ShapesAndErrors) {
