@@ -40,19 +40,31 @@ std::vector<Output> VariableReads(const Graph& g, const VariableInfo& var) {
 // What `unconnected=` asks for an x the ys do not depend on: an error
 // naming it (the default), none (minimize skips such variables, as
 // TensorFlow's does), or zeros of x's shape.
-Result<Value> Unconnected(Evaluator& ev, const BoundArgs& args, const Value& x) {
+enum class UnconnectedMode { kError, kNone, kZero };
+
+// Read before any node is built, so a bad value fails whatever the graph.
+Result<UnconnectedMode> ReadUnconnected(const BoundArgs& args) {
   const Value& mode = args[3];
-  if (mode.is(ValueKind::kString) && mode.as_string() == "none") return Value();
-  if (mode.is(ValueKind::kString) && mode.as_string() == "zero") {
-    TFG_ASSIGN_OR_RETURN(Output o, ev.ToOutput(x, std::nullopt, args.spans[1]));
-    NodeSpec spec{"zeros_like", {o}, {}, {}, "gradients/zeros", "", args.span};
-    TFG_ASSIGN_OR_RETURN(Node * n, ev.AddNode(std::move(spec)));
-    return Value::Graph(n->output(0));
+  if (mode.is(ValueKind::kString)) {
+    if (mode.as_string() == "error") return UnconnectedMode::kError;
+    if (mode.as_string() == "none") return UnconnectedMode::kNone;
+    if (mode.as_string() == "zero") return UnconnectedMode::kZero;
   }
-  if (!(mode.is(ValueKind::kString) && mode.as_string() == "error")) {
-    return Status(Code::kInvalidArgument,
-                  fmt::format("grad: unconnected= must be \"error\", \"none\" or \"zero\", got {}", Describe(mode)),
-                  args.spans[3]);
+  std::string got = mode.is(ValueKind::kString) ? "\"" + mode.as_string() + "\"" : Describe(mode);
+  return Status(Code::kInvalidArgument,
+                fmt::format("grad: unconnected= must be \"error\", \"none\" or \"zero\", got {}", got), args.spans[3]);
+}
+
+Result<Value> Unconnected(Evaluator& ev, const BoundArgs& args, UnconnectedMode mode, const Value& x) {
+  switch (mode) {
+    case UnconnectedMode::kNone: return Value();
+    case UnconnectedMode::kZero: {
+      TFG_ASSIGN_OR_RETURN(Output o, ev.ToOutput(x, std::nullopt, args.spans[1]));
+      NodeSpec spec{"zeros_like", {o}, {}, {}, "gradients/zeros", "", args.span};
+      TFG_ASSIGN_OR_RETURN(Node * n, ev.AddNode(std::move(spec)));
+      return Value::Graph(n->output(0));
+    }
+    case UnconnectedMode::kError: break;
   }
   std::string what = x.is_graph() ? x.graph_output().node->name() : Describe(x);
   return Status(Code::kInvalidArgument,
@@ -60,6 +72,7 @@ Result<Value> Unconnected(Evaluator& ev, const BoundArgs& args, const Value& x) 
 }
 
 Result<Value> Grad(Evaluator& ev, BoundArgs& args) {
+  TFG_ASSIGN_OR_RETURN(UnconnectedMode unconnected, ReadUnconnected(args));
   TFG_ASSIGN_OR_RETURN(std::vector<Output> ys, ToOutputs(ev, args[0], args.spans[0]));
   std::vector<Output> grad_ys;
   if (!args[2].is_none()) {
@@ -94,7 +107,7 @@ Result<Value> Grad(Evaluator& ev, BoundArgs& args) {
       total = n->output(0);
     }
     if (!total.node) {
-      TFG_ASSIGN_OR_RETURN(Value missing, Unconnected(ev, args, items[i]));
+      TFG_ASSIGN_OR_RETURN(Value missing, Unconnected(ev, args, unconnected, items[i]));
       out.push_back(std::move(missing));
       continue;
     }
