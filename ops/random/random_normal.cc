@@ -12,37 +12,22 @@
 namespace tfg {
 namespace {
 
-template <typename T, int kPerBlock>
-void FillNormal(const OpKernelContext& ctx, const random::RandomStream& stream, const random::NormalParams& p,
-                Tensor& out) {
-  random::FillFromBlocks<kPerBlock>(ctx, stream, out.num_elements(), out.data<T>(),
-                                    [&](const random::PhiloxCounter& w, T* v) {
-                                      double z[4];
-                                      random::NormalsFromBlock(w, kPerBlock == 2, z);
-                                      for (int j = 0; j < kPerBlock; ++j) v[j] = static_cast<T>(p.mean + p.stddev * z[j]);
-                                    });
-}
-
-class RandomNormalKernel : public OpKernel {
- public:
-  Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(params_, random::ReadNormalParams(c));
-    return Status::OK();
+// f64 takes two normals per block, f16 and f32 four.
+struct FillNormal {
+  static constexpr const char* kOp = "random_normal";
+  template <typename T>
+  static void Run(const OpKernelContext& ctx, const random::RandomStream& stream, const random::NormalParams& p,
+                  Tensor& out) {
+    constexpr int kPerBlock = std::is_same_v<T, double> ? 2 : 4;
+    random::FillFromBlocks<kPerBlock>(ctx, stream, out.num_elements(), out.data<T>(),
+                                      [&](const random::PhiloxCounter& w, T* v) {
+                                        double z[4];
+                                        random::NormalsFromBlock(w, kPerBlock == 2, z);
+                                        for (int j = 0; j < kPerBlock; ++j) {
+                                          v[j] = static_cast<T>(p.mean + p.stddev * z[j]);
+                                        }
+                                      });
   }
-  Status Compute(OpKernelContext& ctx) override {
-    TFG_ASSIGN_OR_RETURN(random::RandomStream stream, random::BeginRun(ctx, params_.seed));
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, params_.shape));
-    switch (out->dtype()) {
-      case DType::kF16: FillNormal<half, 4>(ctx, stream, params_, *out); break;
-      case DType::kF32: FillNormal<float, 4>(ctx, stream, params_, *out); break;
-      case DType::kF64: FillNormal<double, 2>(ctx, stream, params_, *out); break;
-      default: return Internal("random_normal: unsupported dtype {}", DTypeName(out->dtype()));
-    }
-    return Status::OK();
-  }
-
- private:
-  random::NormalParams params_;
 };
 
 }  // namespace
@@ -59,6 +44,6 @@ TFG_REGISTER_OP(OpDefBuilder("random_normal")
                     .NoGradient("random")
                     .Doc("Random values from a normal distribution. Each run draws new values; a non-zero seed or "
                          "--seed makes the sequence of runs reproducible."));
-TFG_REGISTER_KERNEL(KernelDef("random_normal", DeviceType::kCpu).Create<RandomNormalKernel>());
+TFG_REGISTER_KERNEL(KernelDef("random_normal", DeviceType::kCpu).Create<random::NormalKernel<FillNormal>>());
 
 }  // namespace tfg

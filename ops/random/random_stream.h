@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <string>
 
+#include "ops/framework/dtype_traits.h"
 #include "ops/framework/kernel.h"
 #include "ops/random/philox.h"
 
@@ -89,5 +90,31 @@ Result<NormalParams> ReadNormalParams(const KernelConstruction& c);
 
 // Shape function of the random ops: the `shape` attr.
 Status RandomShapeFn(ShapeContext& c);
+
+// The kernel of random_normal and truncated_normal, which differ only in how
+// they turn the stream into values: Fill::kOp names the op, and
+// Fill::Run<T>(ctx, stream, params, out) fills an f16, f32 or f64 output.
+template <typename Fill>
+class NormalKernel : public OpKernel {
+ public:
+  Status Init(const KernelConstruction& c) override {
+    TFG_ASSIGN_OR_RETURN(params_, ReadNormalParams(c));
+    return Status::OK();
+  }
+  Status Compute(OpKernelContext& ctx) override {
+    TFG_ASSIGN_OR_RETURN(RandomStream stream, BeginRun(ctx, params_.seed));
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, params_.shape));
+    switch (out->dtype()) {
+      case DType::kF16: Fill::template Run<half>(ctx, stream, params_, *out); break;
+      case DType::kF32: Fill::template Run<float>(ctx, stream, params_, *out); break;
+      case DType::kF64: Fill::template Run<double>(ctx, stream, params_, *out); break;
+      default: return Internal("{}: unsupported dtype {}", Fill::kOp, DTypeName(out->dtype()));
+    }
+    return Status::OK();
+  }
+
+ private:
+  NormalParams params_;
+};
 
 }  // namespace tfg::random

@@ -29,39 +29,20 @@ double TruncatedStandardNormal(const random::RandomStream& stream, uint64_t i, u
   return 0.0;
 }
 
-template <typename T>
-void FillTruncated(const OpKernelContext& ctx, const random::RandomStream& stream, const random::NormalParams& p,
-                   Tensor& out) {
-  const uint64_t n = static_cast<uint64_t>(out.num_elements());
-  T* y = out.data<T>();
-  const bool wide = std::is_same_v<T, double>;
-  ctx.ParallelFor(out.num_elements(), 200, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      y[i] = static_cast<T>(p.mean + p.stddev * TruncatedStandardNormal(stream, static_cast<uint64_t>(i), n, wide));
-    }
-  });
-}
-
-class TruncatedNormalKernel : public OpKernel {
- public:
-  Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(params_, random::ReadNormalParams(c));
-    return Status::OK();
+struct FillTruncated {
+  static constexpr const char* kOp = "truncated_normal";
+  template <typename T>
+  static void Run(const OpKernelContext& ctx, const random::RandomStream& stream, const random::NormalParams& p,
+                  Tensor& out) {
+    const uint64_t n = static_cast<uint64_t>(out.num_elements());
+    T* y = out.data<T>();
+    const bool wide = std::is_same_v<T, double>;
+    ctx.ParallelFor(out.num_elements(), 200, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        y[i] = static_cast<T>(p.mean + p.stddev * TruncatedStandardNormal(stream, static_cast<uint64_t>(i), n, wide));
+      }
+    });
   }
-  Status Compute(OpKernelContext& ctx) override {
-    TFG_ASSIGN_OR_RETURN(random::RandomStream stream, random::BeginRun(ctx, params_.seed));
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, params_.shape));
-    switch (out->dtype()) {
-      case DType::kF16: FillTruncated<half>(ctx, stream, params_, *out); break;
-      case DType::kF32: FillTruncated<float>(ctx, stream, params_, *out); break;
-      case DType::kF64: FillTruncated<double>(ctx, stream, params_, *out); break;
-      default: return Internal("truncated_normal: unsupported dtype {}", DTypeName(out->dtype()));
-    }
-    return Status::OK();
-  }
-
- private:
-  random::NormalParams params_;
 };
 
 }  // namespace
@@ -78,6 +59,6 @@ TFG_REGISTER_OP(OpDefBuilder("truncated_normal")
                     .NoGradient("random")
                     .Doc("Random values from a normal distribution truncated to within 2 standard deviations of "
                          "the mean (values beyond are redrawn)."));
-TFG_REGISTER_KERNEL(KernelDef("truncated_normal", DeviceType::kCpu).Create<TruncatedNormalKernel>());
+TFG_REGISTER_KERNEL(KernelDef("truncated_normal", DeviceType::kCpu).Create<random::NormalKernel<FillTruncated>>());
 
 }  // namespace tfg
