@@ -3,6 +3,7 @@
 // embedding's gradient sparse. A variable may have several read nodes (one per `with deps`
 // scope it was used in); its gradient is the sum over all of them.
 #include "interp/builtins.h"
+#include "interp/session.h"
 #include "ops/framework/gradients.h"
 
 namespace tfg {
@@ -92,7 +93,9 @@ Result<Value> Grad(Evaluator& ev, BoundArgs& args) {
     }
     ranges.emplace_back(begin, xs.size());
   }
+  std::unique_lock<std::shared_mutex> graph_lock(ev.session().graph_mutex());
   TFG_ASSIGN_OR_RETURN(std::vector<Output> grads, AddGradientsPartial(ev.graph(), ys, xs, grad_ys, args.span));
+  graph_lock.unlock();
   std::vector<Value> out;
   for (size_t i = 0; i < items.size(); ++i) {
     Output total;
@@ -105,6 +108,14 @@ Result<Value> Grad(Evaluator& ev, BoundArgs& args) {
       NodeSpec spec{"add", {total, grads[k]}, {}, {}, "gradients/sum", "", args.span};
       TFG_ASSIGN_OR_RETURN(Node * n, ev.AddNode(std::move(spec)));
       total = n->output(0);
+    }
+    if (!total.node && unconnected == UnconnectedMode::kError && ranges[i].first < ranges[i].second) {
+      // The full differentiation says why: no dependence at all, or an op
+      // on every path that passes no gradient (named in a note).
+      std::vector<Output> x(xs.begin() + ranges[i].first, xs.begin() + ranges[i].second);
+      std::unique_lock<std::shared_mutex> lock(ev.session().graph_mutex());
+      auto why = AddGradients(ev.graph(), ys, x, grad_ys, args.span);
+      if (!why.ok()) return why.status();
     }
     if (!total.node) {
       TFG_ASSIGN_OR_RETURN(Value missing, Unconnected(ev, args, unconnected, items[i]));

@@ -3,6 +3,8 @@
 #include <ostream>
 
 #include "interp/builtins.h"
+#include "interp/interrupt.h"
+#include "interp/queue_runner.h"
 #include "interp/value_convert.h"
 
 namespace tfg {
@@ -155,8 +157,15 @@ Result<Value> RunFetches(Evaluator& ev, const Value& fetches, const Value& feed,
     if (!zeros.ok()) return Status(zeros.status()).WithSpan(span);
     results = std::move(*zeros);
   } else {
+    // Like TF's Coordinator: a queue runner's failure stops the script at
+    // the next run().
+    Status runner = QueueRunners::TakeErrorOf(ev.session());
+    if (!runner.ok()) return runner.AddNote(span, "reported at this run()");
     RunOptions options;
     options.timeout_seconds = timeout;
+    std::shared_ptr<CancellationManager> interrupt = interrupt::Current();
+    options.cancellation = interrupt.get();
+    if (interrupt && interrupt->IsCancelled()) return Status(Code::kCancelled, "interrupted (Ctrl-C)", span);
     auto r = ev.session().Run(feeds, plan.outputs, plan.targets, options);
     if (!r.ok()) {
       Status s = r.status();

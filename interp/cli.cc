@@ -15,6 +15,8 @@
 #include <optional>
 #include <sstream>
 
+#include "devices/cpu/cpu_device.h"
+#include "interp/graph_optimizer.h"
 #include "interp/interpreter.h"
 #include "interp/op_docs.h"
 #include "interp/repl.h"
@@ -91,6 +93,8 @@ Status ArgParser::ParseOption(const std::string& arg) {
     opts_.stats = true;
   } else if (arg == "--dot" && opts_.command == Command::kGraph) {
     // Graphviz dot is the only graph format; the flag is accepted for clarity.
+  } else if (arg == "--optimized" && opts_.command == Command::kGraph) {
+    opts_.optimized = true;
   } else if (is("--threads")) {
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--threads"));
     auto n = ParseNumber<int>(v);
@@ -101,6 +105,14 @@ Status ArgParser::ParseOption(const std::string& arg) {
     auto n = ParseNumber<uint64_t>(v);
     if (!n) return UsageError("--seed expects a non-negative whole number, found '" + v + "'");
     opts_.seed = *n;
+  } else if (is("--hang-timeout")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--hang-timeout"));
+    char* end = nullptr;
+    double s = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !(s >= 0) || s > 1e6) {
+      return UsageError("--hang-timeout expects seconds (0 = never), found '" + v + "'");
+    }
+    opts_.hang_timeout = s;
   } else if (is("--trace")) {
     TFG_ASSIGN_OR_RETURN(opts_.trace_path, OptionValue(arg, "--trace"));
     if (opts_.trace_path.empty()) return UsageError("--trace expects a file name");
@@ -212,6 +224,7 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.seed = opts.seed;
   o.quiet = opts.quiet;
   o.check_numerics = opts.check_numerics;
+  o.hang_timeout = opts.hang_timeout;
   o.stats = opts.stats;
   o.trace = !opts.trace_path.empty();
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
@@ -227,6 +240,21 @@ void PrintDiagnostic(const Status& status) {
   std::cerr << text << std::flush;
 }
 
+// `graph --optimized`: the graph as OptimizeGraph leaves it for every node
+// nothing consumes (SinkSignature), after a dot comment with the summary.
+Result<std::string> OptimizedGraphToDot(const Graph& graph) {
+  WholeGraphSignature sig = SinkSignature(graph);
+  CpuDevice cpu(1);
+  TFG_ASSIGN_OR_RETURN(OptimizedGraph o, OptimizeGraph(graph, {}, sig.fetches, sig.targets, {}, &cpu));
+  return "// optimized: " + o.stats.Summary() + "\n" + GraphToDot(*o.graph);
+}
+
+// The graph command's output, after the script ran in check mode.
+Result<std::string> GraphOutput(const CliOptions& opts, const Interpreter& interp) {
+  if (opts.optimized) return OptimizedGraphToDot(interp.graph());
+  return interp.GraphToDot();
+}
+
 // run, check and graph: evaluate the script, then report per command.
 int RunScriptCommand(const CliOptions& opts) {
   auto text = ReadScript(opts.file);
@@ -237,6 +265,12 @@ int RunScriptCommand(const CliOptions& opts) {
   std::string path = opts.file == "-" ? "<stdin>" : opts.file;
   Interpreter interp(MakeInterpreterOptions(opts));
   Status status = interp.RunSource(path, *text);
+  std::string graph_dot;
+  if (status.ok() && opts.command == Command::kGraph) {
+    Result<std::string> dot = GraphOutput(opts, interp);
+    if (dot.ok()) graph_dot = std::move(*dot);
+    status = dot.status();
+  }
   if (!status.ok()) PrintDiagnostic(status);
   if (opts.stats) {
     std::cout.flush();
@@ -251,7 +285,7 @@ int RunScriptCommand(const CliOptions& opts) {
   }
   if (!status.ok()) return kExitScriptError;
   if (opts.command == Command::kCheck) std::cout << path << ": ok\n";
-  if (opts.command == Command::kGraph) std::cout << interp.GraphToDot();
+  std::cout << graph_dot;
   std::cout.flush();
   return kExitOk;
 }
@@ -267,6 +301,7 @@ const char kSynopsis[] =
        tfg [options]                  start the interactive REPL
        tfg [options] check FILE       parse, build and shape-check without running
        tfg [options] graph FILE --dot print the graph in Graphviz dot syntax
+                                      (--optimized: as optimized before running)
        tfg --help | --version
 )";
 
@@ -284,6 +319,9 @@ options:
   --check-numerics
                 stop a run at the first op whose float output holds NaN or Inf
   --stats       at exit, print kernel time per op type and memory use to stderr
+  --hang-timeout S
+                fail a run stuck for S seconds with every pending op waiting on a
+                queue, naming them (default 10; 0: wait forever)
   --trace FILE  write a timeline of kernels and steps (Chrome trace JSON, for Perfetto)
   --help, -h    show this help
   --version, -V show the version

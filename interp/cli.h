@@ -21,7 +21,7 @@ enum class Command {
   kRepl,     // tfg
   kRun,      // tfg FILE [args...]
   kCheck,    // tfg check FILE
-  kGraph,    // tfg graph FILE [--dot]
+  kGraph,    // tfg graph FILE [--dot] [--optimized]
   kDocOps,   // tfg doc ops (hidden; scripts/gen-docs writes docs/ops.md with it)
   kHelp,     // tfg --help
   kVersion,  // tfg --version
@@ -35,8 +35,10 @@ struct CliOptions {
   uint64_t seed = 0;                     // --seed S; 0: nondeterministic
   bool quiet = false;                    // --quiet
   bool check_numerics = false;           // --check-numerics
+  double hang_timeout = 10;              // --hang-timeout S
   bool stats = false;                    // --stats
   std::string trace_path;                // --trace FILE; empty: none
+  bool optimized = false;                // graph --optimized
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

@@ -16,6 +16,7 @@ Evaluator::Evaluator(InterpreterOptions options) : options_(std::move(options)) 
   so.intra_op_threads = options_.threads;
   so.seed = options_.seed;
   so.check_numerics = options_.check_numerics;
+  so.hang_timeout_seconds = options_.hang_timeout;
   so.collect_stats = options_.stats;
   so.trace = options_.trace;
   so.max_eager_elements = options_.max_eager_elements;

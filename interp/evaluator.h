@@ -58,6 +58,8 @@ struct BuildOptions {
   bool apply_deps = true;        // add the `with deps` control inputs
 };
 
+class ControlFlowContext;
+
 class Evaluator {
  public:
   static constexpr int kMaxCallDepth = 200;
@@ -121,6 +123,11 @@ class Evaluator {
   // Runs one op eagerly on host tensors.
   Result<std::vector<Tensor>> RunEager(const OpDef& op, AttrMap attrs, const std::vector<Tensor>& inputs,
                                        const SourceSpan& span);
+
+  // ---- control flow: the cond branch or while_loop body being built
+  // (interp/control_flow.h); null outside them.
+  ControlFlowContext* control_flow() const { return control_flow_; }
+  void set_control_flow(ControlFlowContext* c) { control_flow_ = c; }
 
   // ---- state
   Graph& graph() { return graph_; }
@@ -195,6 +202,7 @@ class Evaluator {
   // that call. Nodes the library builds and errors it raises point there,
   // at the user's line, not inside stdlib/ (evaluator_call.cc).
   SourceSpan library_caller_;
+  ControlFlowContext* control_flow_ = nullptr;
   std::shared_ptr<Module> prelude_;  // stdlib/prelude.tfg, loaded at the first name nothing else defines
   bool prelude_loading_ = false;
 

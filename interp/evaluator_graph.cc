@@ -1,5 +1,7 @@
 // Graph building: nodes with the `with` scopes applied, host values as
 // constants, variable reads, eager runs.
+#include "interp/control_flow.h"
+#include "interp/session.h"
 #include "interp/evaluator.h"
 #include "interp/value_convert.h"
 
@@ -14,8 +16,15 @@ Result<Node*> Evaluator::AddNode(NodeSpec spec, BuildOptions opts) {
   }
   if (library_caller_.valid() && InLibrary(spec.span)) spec.span = library_caller_;
   SourceSpan span = spec.span;
-  auto node = graph_.AddNode(std::move(spec));
+  ControlFlowContext* context = control_flow_;
+  if (context) TFG_RETURN_IF_ERROR(context->Prepare(*this, spec));
+  Result<Node*> node = Status::OK();
+  {
+    std::unique_lock<std::shared_mutex> lock(session_->graph_mutex());
+    node = graph_.AddNode(std::move(spec));
+  }
   if (!node.ok()) return Status(node.status()).WithSpan(span);
+  if (context) context->AddMember(*node);
   return *node;
 }
 
@@ -29,6 +38,17 @@ std::string Evaluator::FreshName(const std::string& base) const {
 
 Result<Output> Evaluator::AddConstant(const Tensor& t, const SourceSpan& span, const std::string& name,
                                       BuildOptions opts) {
+  if (control_flow_ && control_flow_->kind() == ControlFlowContext::Kind::kWhile && opts.apply_deps &&
+      scopes_.control_deps().empty()) {
+    // Built once outside the loop and entered as an invariant, not
+    // recomputed every iteration.
+    ControlFlowContext* loop = control_flow_;
+    control_flow_ = loop->outer();
+    auto outside = AddConstant(t, span, name, opts);
+    control_flow_ = loop;
+    if (!outside.ok()) return outside.status();
+    return loop->Capture(*this, *outside, span);
+  }
   NodeSpec spec;
   spec.op = "constant";
   spec.attrs["value"] = t;
@@ -40,9 +60,12 @@ Result<Output> Evaluator::AddConstant(const Tensor& t, const SourceSpan& span, c
 }
 
 Result<Output> Evaluator::ReadVariable(const VariableInfo& var, const SourceSpan& span) {
-  if (scopes_.control_deps().empty()) return var.output();
+  if (scopes_.control_deps().empty() && !(control_flow_ && control_flow_->InsideLoop())) return var.output();
   // Inside `with deps(...)` a read must wait for the deps: a fresh read node
-  // of the same variable carries them as control inputs.
+  // of the same variable carries them as control inputs. Inside a loop a
+  // read happens every iteration (the body may assign the variable). (A
+  // cond branch switches the outer read in, so its gradient can flow back
+  // through the switch.)
   NodeSpec spec;
   spec.op = var.node->op_name();
   spec.attrs = var.node->attrs();

@@ -1,11 +1,13 @@
 #include "interp/executor.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 
+#include "interp/executor_step.h"
 #include "interp/run_stats.h"
 #include "interp/thread_pool.h"
 #include "interp/trace.h"
@@ -34,37 +36,13 @@ int64_t NowNanos() {
 
 namespace {
 
-// A LIFO of ready node indices: a small inline array first, so the common
-// case allocates nothing.
-class ReadyQueue {
- public:
-  bool empty() const { return size_ == 0 && overflow_.empty(); }
-  void push(int32_t id) {
-    if (overflow_.empty() && size_ < inline_.size()) {
-      inline_[size_++] = id;
-    } else {
-      overflow_.push_back(id);
-    }
-  }
-  int32_t pop() {
-    if (!overflow_.empty()) {
-      int32_t id = overflow_.back();
-      overflow_.pop_back();
-      return id;
-    }
-    return inline_[--size_];
-  }
-
- private:
-  std::array<int32_t, 32> inline_;
-  size_t size_ = 0;
-  std::vector<int32_t> overflow_;
-};
-
+// A switch leaves its untaken output unset (dead); every other kernel must
+// set each output with its declared dtype.
 Status CheckOutputs(const PlanNode& pn, const Tensor* outs) {
   for (int32_t i = 0; i < pn.num_outputs; ++i) {
     DType declared = pn.construction.output_types[i];
     if (outs[i].dtype() == declared && outs[i].IsInitialized()) continue;
+    if (pn.kind == NodeKind::kSwitch && !outs[i].IsInitialized()) continue;
     if (!outs[i].IsInitialized()) return Internal("the kernel did not set output {}", i);
     return Internal("the kernel produced {} for output {}, declared {}", outs[i].DebugString(), i,
                     DTypeName(declared));
@@ -117,195 +95,233 @@ NonFiniteCount CountNonFinite(const Tensor& t) {
   }
 }
 
-class Step : public std::enable_shared_from_this<Step> {
+// Outputs of one kernel run: constructed in place for the usual few (a
+// loop runs millions of small nodes; each tensor built costs).
+class OutputBuffer {
  public:
-  Step(std::shared_ptr<const Plan> plan, const ExecutorEnv& env, const StepInfo& info)
-      : live_(env.live_steps), plan_(std::move(plan)), env_(env), info_(info), slots_(plan_->AcquireSlots()),
-        root_(*slots_) {}
-  // Every node completed means every slot was emptied: the arrays can
-  // serve another step.
-  ~Step() {
-    if (remaining_.load(std::memory_order_acquire) == 0) plan_->ReleaseSlots(std::move(slots_));
+  explicit OutputBuffer(int32_t n) : n_(n) {
+    if (n_ > kInline) {
+      heap_.resize(n_);
+    } else {
+      for (int32_t i = 0; i < n_; ++i) new (&inline_[i]) Tensor();
+    }
   }
-
-  Result<std::vector<Tensor>> Run(const std::vector<Tensor>& feeds, double timeout_seconds);
+  ~OutputBuffer() {
+    if (n_ <= kInline) {
+      for (int32_t i = 0; i < n_; ++i) reinterpret_cast<Tensor*>(&inline_[i])->~Tensor();
+    }
+  }
+  OutputBuffer(const OutputBuffer&) = delete;
+  OutputBuffer& operator=(const OutputBuffer&) = delete;
+  Tensor* data() { return n_ > kInline ? heap_.data() : reinterpret_cast<Tensor*>(&inline_[0]); }
 
  private:
-  void Start(const std::vector<Tensor>& feeds);
-  void RunInline(ReadyQueue& q) {
-    while (!q.empty()) Process(q.pop(), q);
-  }
-  void Process(int32_t id, ReadyQueue& q);
-  void RunAsync(int32_t id);
-  void Complete(int32_t id, bool propagate, ReadyQueue& q);
-  void MakeReady(int32_t id, ReadyQueue& q, bool& kept_expensive);
-  void Schedule(int32_t id);
-  void Fail(const PlanNode& pn, Status status);
-  // The message starts with the node, so AnnotateNodeError adds only the span.
-  static Status CheckNodeNumerics(const PlanNode& pn, const Tensor* outs) {
-    Status s = CheckNumerics(outs, pn.num_outputs);
-    if (!s.ok()) s.Prepend(fmt::format("{} '{}' ", pn.node->op_name(), pn.node->name()));
-    return s;
-  }
-  // --stats and --trace: the kernel of `pn` ran from `start` until now.
-  bool Timed() const { return env_.stats != nullptr || env_.tracer != nullptr; }
-  void RecordKernel(const PlanNode& pn, int64_t start) {
-    const int64_t end = NowNanos();
-    if (env_.stats) env_.stats->Record(pn.node->op_name(), end - start);
-    if (env_.tracer) env_.tracer->Kernel(*pn.node, start, end);
-  }
-  void Finish();
-  Result<std::vector<Tensor>> Wait(double timeout_seconds);
-
-  // First member, so it is destroyed last: the session may go away as soon
-  // as it is released, and nothing of the step may be touched after that.
-  struct Live {
-    explicit Live(StepCounter* c) : counter(c) { counter->Add(); }
-    ~Live() { counter->Remove(); }
-    StepCounter* counter;
-  } live_;
-  std::shared_ptr<const Plan> plan_;
-  ExecutorEnv env_;
-  StepInfo info_;
-  std::unique_ptr<StepSlots> slots_;
-  StepSlots& root_;  // the root frame's iteration
-  std::vector<Tensor> fetched_;
-  std::atomic<int32_t> remaining_{0};  // nodes not yet completed (run or skipped)
-  std::atomic<bool> cancelled_{false};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;  // guarded by mu_
-  Status status_;      // guarded by mu_: the first error
+  static constexpr int32_t kInline = 4;
+  int32_t n_;
+  struct alignas(Tensor) Slot {
+    unsigned char bytes[sizeof(Tensor)];
+  };
+  std::array<Slot, kInline> inline_;
+  std::vector<Tensor> heap_;
 };
+
+// What an asynchronous kernel needs until its `done` runs.
+struct AsyncCall {
+  AsyncCall(const PlanNode& pn, Tensor* inputs, ResourceMgr* resources, const StepInfo* info)
+      : outputs(pn.num_outputs), ctx(&pn.construction, inputs, pn.num_inputs, outputs.data(), pn.num_outputs,
+                                     resources, info) {}
+  std::vector<Tensor> outputs;
+  OpKernelContext ctx;
+};
+
+}  // namespace
+
+Step::Step(std::shared_ptr<const Plan> plan, const ExecutorEnv& env, const StepInfo& info)
+    : live_(env.live_steps), plan_(std::move(plan)), env_(env), info_(info),
+      root_(&plan_->frames[0], 0, nullptr, 0) {
+  info_.cancellation = &cancellation_;
+  root_.iterations.push_back(plan_->AcquireSlots());
+}
+
+// A step whose every node ran left its root slots empty: they can serve
+// another step. (An abandoned or failed step's may hold tensors.)
+Step::~Step() {
+  if (outstanding_.load(std::memory_order_acquire) == 0 && status_.ok() && !root_.iterations.empty()) {
+    plan_->ReleaseSlots(std::move(root_.iterations[0]));
+  }
+}
 
 void Step::Start(const std::vector<Tensor>& feeds) {
   const Plan& p = *plan_;
   fetched_.resize(p.num_fetches);
+  fetch_dead_.assign(p.num_fetches, 0);
+  StepSlots& root = *root_.iterations[0];
   for (const FeedEdge& e : p.feed_edges) {
-    (e.dst_node < 0 ? fetched_ : root_.inputs)[e.dst_slot] = feeds[e.feed_index];
+    (e.dst_node < 0 ? fetched_ : root.inputs)[e.dst_slot] = feeds[e.feed_index];
   }
-  remaining_.store(static_cast<int32_t>(p.nodes.size()), std::memory_order_relaxed);
+  root.outstanding_ops = static_cast<int32_t>(p.roots.size());
+  outstanding_.store(static_cast<int64_t>(p.roots.size()), std::memory_order_relaxed);
 }
 
-Result<std::vector<Tensor>> Step::Run(const std::vector<Tensor>& feeds, double timeout_seconds) {
+Result<std::vector<Tensor>> Step::Run(const std::vector<Tensor>& feeds, double timeout_seconds,
+                                      CancellationManager* external) {
   Start(feeds);
-  if (plan_->nodes.empty()) return std::move(fetched_);
-  if (timeout_seconds > 0) {
-    // The caller must stay free to notice the deadline: everything runs on the pool.
-    for (int32_t r : plan_->roots) Schedule(r);
-  } else {
-    ReadyQueue q;
-    bool kept = false;
-    for (int32_t r : plan_->roots) MakeReady(r, q, kept);
-    RunInline(q);
+  if (plan_->roots.empty()) return std::move(fetched_);
+  CancellationManager::Token token = 0;
+  if (external) {
+    token = external->Register([this] { Cancel(Error(Code::kCancelled, "the run was cancelled")); });
+    if (token == CancellationManager::kAlreadyCancelled) Cancel(Error(Code::kCancelled, "the run was cancelled"));
   }
-  return Wait(timeout_seconds);
+  ReadyQueue q;
+  for (int32_t r : plan_->roots) q.push(TaggedNode{r, false, &root_, 0, root_.iterations[0].get()});
+  // The caller must stay free to notice a deadline or a hang: then
+  // everything runs on the pool.
+  // Only a plan with asynchronous kernels can hang waiting on others.
+  if (!plan_->has_async) env_.hang_timeout_seconds = 0;
+  if (timeout_seconds > 0 || env_.hang_timeout_seconds > 0) {
+    ScheduleAll(q);
+  } else {
+    ReadyQueue inline_q;
+    bool kept = false;
+    while (!q.empty()) MakeReady(q.pop(), inline_q, kept);
+    RunInline(inline_q);
+  }
+  auto result = Wait(timeout_seconds);
+  if (external && token != CancellationManager::kAlreadyCancelled) external->Deregister(token);
+  return result;
 }
 
-void Step::Process(int32_t id, ReadyQueue& q) {
-  const PlanNode& pn = plan_->nodes[id];
-  if (cancelled_.load(std::memory_order_relaxed)) {
-    Complete(id, false, q);
+void Step::Process(const TaggedNode& t, ReadyQueue& q) {
+  const PlanNode& pn = plan_->nodes[t.id];
+  OutputBuffer buffer(pn.num_outputs);
+  Tensor* outs = buffer.data();
+  const bool run = !t.dead && !cancelled_.load(std::memory_order_relaxed);
+  if (run && pn.async) {
+    RunAsync(t);
     return;
   }
-  if (pn.async) {
-    RunAsync(id);
-    return;
+  bool ok = true;
+  Status forward_status;
+  if (run && pn.kind != NodeKind::kOp && ForwardControlFlow(pn, t, outs, forward_status)) {
+    ok = forward_status.ok();
+    if (!ok) Fail(pn, std::move(forward_status));
+  } else if (run) {
+    Tensor* inputs = t.slots->inputs.data() + pn.input_start;
+    OpKernelContext ctx(&pn.construction, inputs, pn.num_inputs, outs, pn.num_outputs, env_.resources, &info_);
+    const int64_t start = Timed() ? NowNanos() : 0;
+    Status s = pn.kernel->Compute(ctx);
+    if (Timed()) RecordKernel(pn, start);
+    if (s.ok()) s = CheckNodeOutputs(pn, outs);
+    ok = s.ok();
+    if (!ok) Fail(pn, std::move(s));
   }
-  Tensor* outs = root_.outputs.data() + pn.output_start;
-  OpKernelContext ctx(&pn.construction, root_.inputs.data() + pn.input_start, pn.num_inputs, outs, pn.num_outputs,
-                      env_.resources, &info_);
-  const int64_t start = Timed() ? NowNanos() : 0;
-  Status s = pn.kernel->Compute(ctx);
-  if (Timed()) RecordKernel(pn, start);
-  if (s.ok()) s = CheckOutputs(pn, outs);
-  if (env_.check_numerics && s.ok()) s = CheckNodeNumerics(pn, outs);
-  bool ok = s.ok();
-  if (!ok) Fail(pn, std::move(s));
-  Complete(id, ok, q);
+  ClearInputs(t);
+  TaggedNode done = t;
+  done.dead = t.dead || !ok;
+  ReadyQueue ready;
+  int32_t queued = Propagate(done, outs, ready);
+  completed_.fetch_add(1, std::memory_order_relaxed);
+  // Counted before any of them can run and finish elsewhere.
+  if (queued > 1) outstanding_.fetch_add(queued - 1, std::memory_order_acq_rel);
+  // Cheap nodes and one expensive one continue on this thread; other
+  // expensive ones go to the pool, to run in parallel.
+  bool kept = false;
+  while (!ready.empty()) MakeReady(ready.pop(), q, kept);
+  if (queued == 0) Retire();
+}
+
+// One node finished without making another ready: the step may be over.
+void Step::Retire() {
+  if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
 }
 
 // `done` may run inside ComputeAsync or on a foreign thread: the nodes it
 // makes ready go to the pool rather than growing that thread's stack.
-void Step::RunAsync(int32_t id) {
-  const PlanNode& pn = plan_->nodes[id];
-  auto* ctx = new OpKernelContext(&pn.construction, root_.inputs.data() + pn.input_start, pn.num_inputs,
-                                  root_.outputs.data() + pn.output_start, pn.num_outputs, env_.resources, &info_);
+void Step::RunAsync(const TaggedNode& t) {
+  const PlanNode& pn = plan_->nodes[t.id];
+  auto* call = new AsyncCall(pn, t.slots->inputs.data() + pn.input_start, env_.resources, &info_);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    waiting_.emplace(&call->ctx, t.id);
+  }
   const int64_t start = Timed() ? NowNanos() : 0;
-  pn.kernel->ComputeAsync(*ctx, [self = shared_from_this(), id, ctx, start](Status s) {
-    delete ctx;
-    const PlanNode& node = self->plan_->nodes[id];
-    if (self->Timed()) self->RecordKernel(node, start);
-    if (s.ok()) s = CheckOutputs(node, self->root_.outputs.data() + node.output_start);
-    if (self->env_.check_numerics && s.ok()) {
-      s = self->CheckNodeNumerics(node, self->root_.outputs.data() + node.output_start);
+  pn.kernel->ComputeAsync(call->ctx, [self = shared_from_this(), t, call, start](Status s) {
+    const PlanNode& node = self->plan_->nodes[t.id];
+    {
+      std::lock_guard<std::mutex> lock(self->mu_);
+      self->waiting_.erase(&call->ctx);
     }
-    bool ok = s.ok();
+    if (self->env_.async_done) self->env_.async_done->fetch_add(1, std::memory_order_relaxed);
+    if (self->Timed()) self->RecordKernel(node, start);
+    if (s.ok()) s = self->CheckNodeOutputs(node, call->outputs.data());
+    const bool ok = s.ok();
     if (!ok) self->Fail(node, std::move(s));
+    self->ClearInputs(t);
+    TaggedNode done = t;
+    done.dead = !ok;
     ReadyQueue q;
-    self->Complete(id, ok, q);
-    while (!q.empty()) self->Schedule(q.pop());
+    int32_t queued = self->Propagate(done, call->outputs.data(), q);
+    delete call;
+    self->completed_.fetch_add(1, std::memory_order_relaxed);
+    if (queued > 1) self->outstanding_.fetch_add(queued - 1, std::memory_order_acq_rel);
+    self->ScheduleAll(q);
+    if (queued == 0) self->Retire();
   });
 }
 
-void Step::Complete(int32_t id, bool propagate, ReadyQueue& q) {
-  const PlanNode& pn = plan_->nodes[id];
-  const Plan& p = *plan_;
-  Tensor* outs = root_.outputs.data() + pn.output_start;
-  if (propagate) {
-    for (int32_t e = pn.edges_begin; e < pn.edges_end; ++e) {
-      const PlanEdge& edge = p.edges[e];
-      Tensor& dst = edge.dst_node < 0 ? fetched_[edge.dst_slot] : root_.inputs[edge.dst_slot];
-      if (edge.last_use) {
-        dst = std::move(outs[edge.src_output]);
-      } else {
-        dst = outs[edge.src_output];
-      }
-    }
+Status Step::CheckNodeOutputs(const PlanNode& pn, Tensor* outs) const {
+  Status s = CheckOutputs(pn, outs);
+  if (s.ok() && env_.check_numerics) {
+    s = CheckNumerics(outs, pn.num_outputs);
+    // The message starts with the node, so AnnotateNodeError adds only the span.
+    if (!s.ok()) s.Prepend(fmt::format("{} '{}' ", pn.node->op_name(), pn.node->name()));
   }
-  // Drop this node's inputs and unread outputs now: memory is freed early
-  // and later kernels may find buffers they can update in place.
-  for (int32_t i = 0; i < pn.num_inputs; ++i) root_.inputs[pn.input_start + i] = Tensor();
-  for (int32_t i = 0; i < pn.num_outputs; ++i) outs[i] = Tensor();
-  bool kept = false;
-  for (int32_t e = pn.edges_begin; e < pn.edges_end; ++e) {
-    int32_t dst = p.edges[e].dst_node;
-    if (dst >= 0 && root_.pending[dst].fetch_sub(1, std::memory_order_acq_rel) == 1) MakeReady(dst, q, kept);
-  }
-  for (int32_t c = pn.control_begin; c < pn.control_end; ++c) {
-    int32_t dst = p.control_edges[c];
-    if (root_.pending[dst].fetch_sub(1, std::memory_order_acq_rel) == 1) MakeReady(dst, q, kept);
-  }
-  if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
+  return s;
 }
 
-void Step::MakeReady(int32_t id, ReadyQueue& q, bool& kept_expensive) {
-  const PlanNode& pn = plan_->nodes[id];
-  if (!pn.expensive || pn.async || cancelled_.load(std::memory_order_relaxed)) {
-    q.push(id);
+void Step::RecordKernel(const PlanNode& pn, int64_t start) {
+  const int64_t end = NowNanos();
+  if (env_.stats) env_.stats->Record(pn.node->op_name(), end - start);
+  if (env_.tracer) env_.tracer->Kernel(*pn.node, start, end);
+}
+
+void Step::MakeReady(const TaggedNode& t, ReadyQueue& q, bool& kept_expensive) {
+  const PlanNode& pn = plan_->nodes[t.id];
+  if (!pn.expensive || pn.async || t.dead || cancelled_.load(std::memory_order_relaxed)) {
+    q.push(t);
   } else if (!kept_expensive) {
     kept_expensive = true;
-    q.push(id);
+    q.push(t);
   } else {
-    Schedule(id);
+    Schedule(t);
   }
 }
 
-void Step::Schedule(int32_t id) {
-  env_.pool->Schedule([self = shared_from_this(), id] {
+void Step::ScheduleAll(ReadyQueue& q) {
+  while (!q.empty()) Schedule(q.pop());
+}
+
+void Step::Schedule(const TaggedNode& t) {
+  env_.pool->Schedule([self = shared_from_this(), t] {
     ReadyQueue q;
-    q.push(id);
+    q.push(t);
     self->RunInline(q);
   });
 }
 
 void Step::Fail(const PlanNode& pn, Status status) {
-  Status annotated = AnnotateNodeError(std::move(status), *pn.node);
+  Cancel(AnnotateNodeError(std::move(status), *pn.node));
+}
+
+// Records the first error, stops scheduling kernels, and wakes blocked
+// ones (queues) so the step can end.
+void Step::Cancel(Status status) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (status_.ok()) status_ = std::move(annotated);
+    if (status_.ok()) status_ = std::move(status);
   }
   cancelled_.store(true, std::memory_order_relaxed);
+  cancellation_.StartCancel();
 }
 
 void Step::Finish() {
@@ -314,26 +330,75 @@ void Step::Finish() {
   cv_.notify_all();
 }
 
+// The hang watchdog wakes this often to look for a stuck step.
+static double WatchdogPeriod(double hang_timeout) { return std::min(1.0, std::max(0.01, hang_timeout / 4)); }
+
 Result<std::vector<Tensor>> Step::Wait(double timeout_seconds) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const double hang = env_.hang_timeout_seconds;
+  auto last_progress = start;
+  int64_t last_completed = -1, last_async = -1;
   std::unique_lock<std::mutex> lock(mu_);
-  if (timeout_seconds > 0) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
-    if (!cv_.wait_until(lock, deadline, [&] { return done_; })) {
-      cancelled_.store(true, std::memory_order_relaxed);
-      if (status_.ok()) {
-        status_ = Error(Code::kDeadlineExceeded, "run() did not finish within {} s; the step was cancelled",
-                        timeout_seconds);
-      }
+  while (!done_) {
+    auto wake = Clock::time_point::max();
+    if (timeout_seconds > 0) wake = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_seconds));
+    if (hang > 0) wake = std::min(wake, Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(WatchdogPeriod(hang))));
+    if (wake == Clock::time_point::max()) {
+      cv_.wait(lock, [&] { return done_; });
+      break;
+    }
+    if (cv_.wait_until(lock, wake, [&] { return done_; })) break;
+    const auto now = Clock::now();
+    if (timeout_seconds > 0 && now - start >= std::chrono::duration<double>(timeout_seconds)) {
+      lock.unlock();
+      Cancel(Error(Code::kDeadlineExceeded, "run() did not finish within {} s; the step was cancelled",
+                   timeout_seconds));
+      lock.lock();
       return status_;
     }
-  } else {
-    cv_.wait(lock, [&] { return done_; });
+    // Progress: a node of this step, or an asynchronous kernel of any step.
+    const int64_t completed = completed_.load(std::memory_order_relaxed);
+    const int64_t async = env_.async_done ? env_.async_done->load(std::memory_order_relaxed) : 0;
+    const bool only_waiting = !waiting_.empty() && static_cast<int64_t>(waiting_.size()) ==
+                                                      outstanding_.load(std::memory_order_relaxed);
+    if (completed != last_completed || async != last_async || !only_waiting) {
+      last_completed = completed;
+      last_async = async;
+      last_progress = now;
+    } else if (now - last_progress >= std::chrono::duration<double>(hang)) {
+      std::string report = HangReport();
+      lock.unlock();
+      Cancel(Error(Code::kDeadlineExceeded, "{}", report));
+      lock.lock();
+      return status_;
+    }
   }
   if (!status_.ok()) return status_;
+  for (size_t i = 0; i < fetch_dead_.size(); ++i) {
+    if (fetch_dead_[i]) {
+      return Error(Code::kInvalidArgument, "fetch {} was not computed: it lies on a branch of cond that did not run",
+                   i);
+    }
+    if (!fetched_[i].IsInitialized()) return Internal("fetch {} was never produced", i);
+  }
   return std::move(fetched_);
 }
 
-}  // namespace
+// Every op still pending waits on a queue: name each, what it waits for
+// and the line that built it. Called with mu_ held.
+std::string Step::HangReport() {
+  std::string report = fmt::format(
+      "the run is stuck: for {} s nothing could run and every pending op waits on a queue:", env_.hang_timeout_seconds);
+  for (const auto& [ctx, id] : waiting_) {
+    const PlanNode& pn = plan_->nodes[id];
+    std::string on = pn.kernel->BlockedOn(*ctx);
+    report += fmt::format("\n  {} '{}' at {}{}", pn.node->op_name(), pn.node->name(), pn.node->span().ToString(),
+                          on.empty() ? "" : " waits on " + on);
+  }
+  report += "\n(is a queue runner missing, or was the queue closed too early? --hang-timeout changes the wait)";
+  return report;
+}
 
 Status CheckNumerics(const Tensor* outputs, int num_outputs) {
   for (int i = 0; i < num_outputs; ++i) {
@@ -347,9 +412,10 @@ Status CheckNumerics(const Tensor* outputs, int num_outputs) {
 }
 
 Result<std::vector<Tensor>> RunStep(std::shared_ptr<const Plan> plan, const std::vector<Tensor>& feeds,
-                                    const ExecutorEnv& env, const StepInfo& info, double timeout_seconds) {
+                                    const ExecutorEnv& env, const StepInfo& info, double timeout_seconds,
+                                    CancellationManager* external) {
   auto step = std::make_shared<Step>(std::move(plan), env, info);
-  return step->Run(feeds, timeout_seconds);
+  return step->Run(feeds, timeout_seconds, external);
 }
 
 }  // namespace tfg

@@ -11,6 +11,7 @@
 // per-step state (pending counts, tensors, status) belongs to the step.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -20,6 +21,7 @@
 
 namespace tfg {
 
+class CancellationManager;
 class ResourceMgr;
 class RunStats;
 class ThreadPool;
@@ -51,6 +53,11 @@ struct ExecutorEnv {
   RunStats* stats = nullptr;
   // --trace: each kernel's span is recorded here. Null: not traced.
   Tracer* tracer = nullptr;
+  // The hang watchdog (SessionOptions::hang_timeout_seconds; 0: off). It
+  // only fires when no asynchronous kernel of any step of the session
+  // finished meanwhile either: `async_done` counts them.
+  double hang_timeout_seconds = 0;
+  std::atomic<int64_t>* async_done = nullptr;
 };
 
 // Runs `plan` with `feeds` (indexed as the plan's FeedEdges say) and
@@ -59,9 +66,12 @@ struct ExecutorEnv {
 // already running finish. With `env.check_numerics`, the first node whose
 // outputs hold NaN or Inf fails the same way. With `timeout_seconds` > 0 the step fails with
 // DeadlineExceeded when not done by then; kernels still running finish in
-// the background and their results are dropped.
+// the background and their results are dropped. When `external` (may be
+// null) is cancelled, the step fails with Cancelled. A step stuck on queues
+// fails as ExecutorEnv::hang_timeout_seconds says.
 Result<std::vector<Tensor>> RunStep(std::shared_ptr<const Plan> plan, const std::vector<Tensor>& feeds,
-                                    const ExecutorEnv& env, const StepInfo& info, double timeout_seconds);
+                                    const ExecutorEnv& env, const StepInfo& info, double timeout_seconds,
+                                    CancellationManager* external = nullptr);
 
 // Steady-clock nanoseconds: the time base of --stats and --trace.
 int64_t NowNanos();

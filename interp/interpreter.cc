@@ -6,8 +6,10 @@
 #include "devices/device.h"
 #include "interp/builtins.h"
 #include "interp/evaluator.h"
+#include "interp/interrupt.h"
 #include "interp/modules.h"
 #include "interp/parser.h"
+#include "interp/queue_runner.h"
 #include "interp/run_stats.h"
 #include "interp/trace.h"
 
@@ -20,17 +22,34 @@ struct Interpreter::Impl {
 };
 
 Interpreter::Interpreter(InterpreterOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
-Interpreter::~Interpreter() = default;
+// Runner threads use the session: stop them before it goes.
+Interpreter::~Interpreter() { (void)QueueRunners::Finish(impl_->ev.session()); }
 
 Status Interpreter::RunFile(const std::string& path) {
   TFG_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
   return RunSource(path, text);
 }
 
+namespace {
+
+// The end of a script: its queue runners stop (their error is the
+// script's when it has none of its own), and a run cancelled by Ctrl-C
+// reads as the interruption it was.
+Status FinishScript(Status status, Session& session) {
+  Status runners = QueueRunners::Finish(session);
+  if (status.ok()) status = runners;
+  if (!status.ok() && interrupt::Requested()) return Status(Code::kCancelled, "interrupted (Ctrl-C)", status.span());
+  return status;
+}
+
+}  // namespace
+
 Status Interpreter::RunSource(const std::string& path, const std::string& text) {
+  interrupt::ScriptScope interruptible;
   auto file = std::make_shared<SourceFile>(path, text);
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<ast::Program> program, ParseProgram(file));
-  return impl_->ev.ExecProgram(program, impl_->ev.main_globals());
+  Status status = impl_->ev.ExecProgram(program, impl_->ev.main_globals());
+  return FinishScript(std::move(status), impl_->ev.session());
 }
 
 Result<std::string> Interpreter::EvalInteractive(const std::string& text) {

@@ -19,6 +19,7 @@ struct InterpreterOptions {
   uint64_t seed = 0;              // --seed S; 0: nondeterministic
   bool quiet = false;             // --quiet: no progress lines
   bool check_numerics = false;    // --check-numerics: stop at the first op producing NaN/Inf
+  double hang_timeout = 10;       // --hang-timeout S: the hang watchdog (SessionOptions)
   bool stats = false;             // --stats: time kernels per op type (Interpreter::StatsReport)
   bool trace = false;             // --trace: record a timeline (Interpreter::WriteTrace)
   // Limits for running untrusted scripts (the fuzzer): a script that runs

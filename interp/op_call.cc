@@ -18,11 +18,14 @@ int FindVariable(const OpDef& op, const std::string& name) {
   return it == op.variables.end() ? -1 : static_cast<int>(it - op.variables.begin());
 }
 
+// A dtype or list-of-dtypes attr: when inferred, still givable by keyword.
+bool IsTypeAttr(const AttrDef& a) { return a.type == AttrType::kType || a.type == AttrType::kTypeList; }
+
 std::string ParamList(const OpDef& op) {
   std::string out;
   for (const ParamRef& p : op.params) out += (out.empty() ? "" : ", ") + ParamName(op, p);
   for (const AttrDef& a : op.attrs) {
-    if (a.inferred && a.type == AttrType::kType) out += (out.empty() ? "" : ", ") + a.name + "=";
+    if (a.inferred && IsTypeAttr(a)) out += (out.empty() ? "" : ", ") + a.name + "=";
   }
   return out.empty() ? "none" : out;
 }
@@ -53,7 +56,7 @@ struct Binder {
     }
     const AttrDef* attr = op.FindAttr(name);
     if (name == "dtype" && !attr) attr = DTypeAlias(op);
-    if (!attr || (attr->inferred && attr->type != AttrType::kType)) return Unknown(name, span);
+    if (!attr || (attr->inferred && !IsTypeAttr(*attr))) return Unknown(name, span);
     size_t index = static_cast<size_t>(attr - op.attrs.data());
     if (attr_given[index]) return Repeated(name, span);
     attr_given[index] = true;
@@ -403,7 +406,12 @@ Result<std::vector<InputDType>> ResolveInputDTypes(const BoundOpCall& call) {
   const OpDef& op = *call.op;
   std::vector<InputDType> out;
   for (const ArgDef& arg : op.inputs) {
-    if (auto fixed = DTypeFromName(arg.type)) {
+    const AttrDef* type_list = op.FindAttr(arg.type);
+    if (type_list && type_list->type == AttrType::kTypeList) {
+      // One dtype per element: each host value takes its own default, and
+      // the signature check compares them with the list when it is given.
+      out.push_back({std::nullopt, arg.type + "="});
+    } else if (auto fixed = DTypeFromName(arg.type)) {
       out.push_back({*fixed, "the op's signature"});
     } else if (const DType* given = FindAttr<DType>(call.attrs, arg.type)) {
       out.push_back({*given, VariableOfType(call, arg.type).value_or(arg.type + "=")});

@@ -19,7 +19,11 @@ std::string Join(const std::vector<std::string>& items, const char* sep) {
 }
 
 // `name`: T, where T names a type attr or a dtype ("bool").
-std::string ArgText(const ArgDef& arg, bool is_output) {
+std::string ArgText(const OpDef& op, const ArgDef& arg, bool is_output) {
+  const AttrDef* type_list = op.FindAttr(arg.type);
+  if (arg.is_list && type_list && type_list->type == AttrType::kTypeList) {
+    return fmt::format("`{}`: list of tensors (dtypes given by `{}`)", arg.name, arg.type);
+  }
   std::string type = arg.type;
   if (arg.is_list) {
     type = "list of " + type;
@@ -35,7 +39,8 @@ std::string AttrText(const AttrDef& attr) {
   if (attr.type == AttrType::kType && !attr.allowed_types.empty()) {
     text += " in " + DTypeSetToString(attr.allowed_types);
   }
-  if (attr.inferred) text += " (inferred from the inputs)";
+  if (attr.inferred && attr.type == AttrType::kTypeList) text += " (inferred from the inputs, one per tensor)";
+  else if (attr.inferred) text += " (inferred from the inputs)";
   else if (attr.default_value) text += " = `" + AttrValueToString(*attr.default_value) + "`";
   else text += " (required)";
   if (!attr.doc.empty()) text += " — " + attr.doc;
@@ -89,8 +94,8 @@ std::string KernelsText(const OpDef& op, const OpRegistry& registry) {
 
 std::string OpSection(const OpDef& op, const OpRegistry& registry) {
   std::vector<std::string> inputs, outputs, attrs;
-  for (const ArgDef& a : op.inputs) inputs.push_back(ArgText(a, false));
-  for (const ArgDef& a : op.outputs) outputs.push_back(ArgText(a, true));
+  for (const ArgDef& a : op.inputs) inputs.push_back(ArgText(op, a, false));
+  for (const ArgDef& a : op.outputs) outputs.push_back(ArgText(op, a, true));
   for (const AttrDef& a : op.attrs) {
     // List-length attrs of inputs are bookkeeping, never written by users.
     bool list_count = std::any_of(op.inputs.begin(), op.inputs.end(),

@@ -64,8 +64,9 @@ class PlanBuilder {
     plan_->num_fetches = static_cast<int32_t>(fetches.size());
     Prune(fetches, targets);
     TFG_RETURN_IF_ERROR(Order());
+    TFG_RETURN_IF_ERROR(AssignFrames());
     Layout();
-    Wire(fetches);
+    TFG_RETURN_IF_ERROR(Wire(fetches));
     TFG_RETURN_IF_ERROR(CreateKernels());
     return plan_;
   }
@@ -112,7 +113,7 @@ class PlanBuilder {
     std::vector<std::vector<int32_t>> consumers(nodes.size());
     for (size_t i = 0; i < nodes.size(); ++i) {
       for (const Output& in : nodes[i]->inputs()) {
-        if (feeds_.Find(in) >= 0) continue;
+        if (feeds_.Find(in) >= 0 || IsBackEdge(*in.node)) continue;
         consumers[local[in.node->id()]].push_back(static_cast<int32_t>(i));
         ++indegree[i];
       }
@@ -138,6 +139,10 @@ class PlanBuilder {
     return CycleError(nodes, indegree);
   }
 
+  // A while_loop's next_iteration feeds its merge from the previous
+  // iteration: the graph's one kind of cycle, which ordering ignores.
+  static bool IsBackEdge(const Node& src) { return src.op_name() == "next_iteration"; }
+
   // Nodes left with pending inputs after the sort lie on or behind a cycle.
   static Status CycleError(const std::vector<const Node*>& nodes, const std::vector<int32_t>& indegree) {
     for (size_t i = 0; i < nodes.size(); ++i) {
@@ -149,26 +154,82 @@ class PlanBuilder {
     return Internal("topological sort lost nodes");
   }
 
+  // Which frame each node runs in, in topological order: an enter's
+  // consumers are in the frame it enters, an exit's in the parent of the
+  // frame it leaves, anything else in its inputs' frame.
+  Status AssignFrames() {
+    plan_->frames.resize(1);
+    plan_->frames[0].name = "(root)";
+    frame_of_.assign(g_.num_nodes(), 0);
+    entered_.assign(g_.num_nodes(), -1);
+    for (const Node* n : order_) {
+      const Node* src = nullptr;
+      for (const Output& in : n->inputs()) {
+        if (feeds_.Find(in) < 0 && !IsBackEdge(*in.node)) {
+          src = in.node;
+          break;
+        }
+      }
+      if (src == nullptr) {
+        for (const Node* c : n->control_inputs()) {
+          if (needed_[c->id()] && !feeds_.AnyFed(c)) {
+            src = c;
+            break;
+          }
+        }
+      }
+      if (src != nullptr) {
+        int32_t f = frame_of_[src->id()];
+        if (src->op_name() == "enter") {
+          f = entered_[src->id()];
+        } else if (src->op_name() == "exit") {
+          if (f == 0) return Status(Code::kInvalidArgument, "exit outside a loop", src->span());
+          f = plan_->frames[f].parent;
+        }
+        frame_of_[n->id()] = f;
+      }
+      if (n->op_name() == "enter") {
+        entered_[n->id()] = ChildFrame(frame_of_[n->id()], *n);
+        ++plan_->frames[entered_[n->id()]].num_enters;
+      }
+    }
+    return Status::OK();
+  }
+
+  int32_t ChildFrame(int32_t parent, const Node& enter) {
+    const std::string* name = enter.attr<std::string>("frame_name");
+    for (size_t i = 1; i < plan_->frames.size(); ++i) {
+      if (plan_->frames[i].parent == parent && plan_->frames[i].name == *name) return static_cast<int32_t>(i);
+    }
+    StaticFrame f;
+    f.name = *name;
+    f.parent = parent;
+    const int64_t* parallel = enter.attr<int64_t>("parallel_iterations");
+    f.parallel_iterations = parallel && *parallel > 0 ? static_cast<int32_t>(*parallel) : 1;
+    plan_->frames.push_back(std::move(f));
+    return static_cast<int32_t>(plan_->frames.size() - 1);
+  }
+
   void Layout() {
     plan_index_.assign(g_.num_nodes(), -1);
     plan_->nodes.resize(order_.size());
-    int32_t inputs = 0, outputs = 0;
     for (size_t i = 0; i < order_.size(); ++i) {
       PlanNode& pn = plan_->nodes[i];
       pn.node = order_[i];
-      pn.input_start = inputs;
+      pn.frame = frame_of_[pn.node->id()];
+      StaticFrame& f = plan_->frames[pn.frame];
+      pn.local = f.num_nodes++;
+      pn.input_start = f.num_input_slots;
       pn.num_inputs = static_cast<int32_t>(pn.node->inputs().size());
-      pn.output_start = outputs;
       pn.num_outputs = pn.node->num_outputs();
-      inputs += pn.num_inputs;
-      outputs += pn.num_outputs;
+      f.num_input_slots += pn.num_inputs;
+      plan_->max_outputs = std::max(plan_->max_outputs, pn.num_outputs);
       plan_index_[pn.node->id()] = static_cast<int32_t>(i);
     }
-    plan_->num_input_slots = inputs;
-    plan_->num_output_slots = outputs;
   }
 
-  void Wire(const std::vector<Output>& fetches);
+  Status Wire(const std::vector<Output>& fetches);
+  void SetKinds();
   void Flatten(std::vector<std::vector<PlanEdge>>& out, std::vector<std::vector<int32_t>>& control);
   Status CreateKernels();
 
@@ -179,9 +240,12 @@ class PlanBuilder {
   std::vector<char> needed_;
   std::vector<const Node*> order_;
   std::vector<int32_t> plan_index_;  // by node id; -1: not in the plan
+  std::vector<int32_t> frame_of_;    // by node id
+  std::vector<int32_t> entered_;     // by node id: the frame an enter enters
 };
 
-void PlanBuilder::Wire(const std::vector<Output>& fetches) {
+Status PlanBuilder::Wire(const std::vector<Output>& fetches) {
+  SetKinds();
   const size_t n = plan_->nodes.size();
   std::vector<std::vector<PlanEdge>> out(n);
   std::vector<std::vector<int32_t>> control(n);
@@ -192,27 +256,74 @@ void PlanBuilder::Wire(const std::vector<Output>& fetches) {
       int32_t slot = pn.input_start + k;
       int feed = feeds_.Find(inputs[k]);
       if (feed >= 0) {
+        if (pn.frame != 0) {
+          return Status(Code::kInvalidArgument,
+                        fmt::format("cannot feed {}: {} reads it inside a while_loop", inputs[k].name(),
+                                    Describe(*pn.node)),
+                        pn.node->span());
+        }
         plan_->feed_edges.push_back({feed, static_cast<int32_t>(i), slot});
         continue;
       }
+      PlanNode& src = plan_->nodes[plan_index_[inputs[k].node->id()]];
+      if (src.kind == NodeKind::kMerge && inputs[k].index == 1) src.merge_index_used = true;
       out[plan_index_[inputs[k].node->id()]].push_back({inputs[k].index, static_cast<int32_t>(i), slot, false});
-      ++pn.initial_pending;
+      if (pn.kind != NodeKind::kMerge) ++pn.initial_pending;
     }
     for (const Node* c : pn.node->control_inputs()) {
       if (plan_index_[c->id()] < 0) continue;
       control[plan_index_[c->id()]].push_back(static_cast<int32_t>(i));
-      ++pn.initial_pending;
+      pn.initial_pending += pn.kind == NodeKind::kMerge ? 2 : 1;
     }
+    // A merge waits for its first live input (bit 0), not for all of them.
+    if (pn.kind == NodeKind::kMerge) pn.initial_pending += 1;
   }
   for (size_t j = 0; j < fetches.size(); ++j) {
     int feed = feeds_.Find(fetches[j]);
     if (feed >= 0) {
       plan_->feed_edges.push_back({feed, -1, static_cast<int32_t>(j)});
-    } else {
-      out[plan_index_[fetches[j].node->id()]].push_back({fetches[j].index, -1, static_cast<int32_t>(j), false});
+      continue;
     }
+    int32_t src = plan_index_[fetches[j].node->id()];
+    const PlanNode& producer = plan_->nodes[src];
+    const int32_t value_frame = producer.kind == NodeKind::kExit ? plan_->frames[producer.frame].parent : producer.frame;
+    if (value_frame != 0) {
+      return Status(Code::kInvalidArgument,
+                    fmt::format("cannot fetch {}: it is computed inside a while_loop (fetch the loop's results)",
+                                fetches[j].name()),
+                    fetches[j].node->span());
+    }
+    if (producer.kind == NodeKind::kMerge && fetches[j].index == 1) plan_->nodes[src].merge_index_used = true;
+    out[src].push_back({fetches[j].index, -1, static_cast<int32_t>(j), false});
   }
   Flatten(out, control);
+  for (const PlanNode& pn : plan_->nodes) {
+    plan_->frames[pn.frame].initial_pending.push_back(pn.initial_pending);
+    if (pn.initial_pending == 0 && pn.frame != 0) {
+      return Status(Code::kInternal, fmt::format("{} runs in a loop but has no inputs", Describe(*pn.node)),
+                    pn.node->span());
+    }
+  }
+  return Status::OK();
+}
+
+void PlanBuilder::SetKinds() {
+  static const std::pair<const char*, NodeKind> kKinds[] = {{"switch", NodeKind::kSwitch},
+                                                            {"merge", NodeKind::kMerge},
+                                                            {"enter", NodeKind::kEnter},
+                                                            {"exit", NodeKind::kExit},
+                                                            {"next_iteration", NodeKind::kNextIteration}};
+  for (PlanNode& pn : plan_->nodes) {
+    for (const auto& [op, kind] : kKinds) {
+      if (pn.node->op_name() == op) pn.kind = kind;
+    }
+    if (pn.kind != NodeKind::kOp) plan_->control_flow = true;
+    if (pn.kind == NodeKind::kEnter) {
+      pn.enter_frame = entered_[pn.node->id()];
+      const bool* constant = pn.node->attr<bool>("is_constant");
+      pn.constant_enter = constant && *constant;
+    }
+  }
 }
 
 // Concatenates the per-node edge lists, grouped by output so the last
@@ -254,23 +365,27 @@ Status PlanBuilder::CreateKernels() {
     pn.kernel = std::move(*kernel);
     pn.expensive = pn.kernel->IsExpensive();
     pn.async = pn.kernel->IsAsync();
+    plan_->has_async = plan_->has_async || pn.async;
   }
   return Status::OK();
 }
 
 }  // namespace
 
-StepSlots::StepSlots(const Plan& plan)
-    : pending(std::make_unique<std::atomic<int32_t>[]>(plan.nodes.size())),
-      inputs(plan.num_input_slots),
-      outputs(plan.num_output_slots) {
-  Reset(plan);
+StepSlots::StepSlots(const StaticFrame& frame, bool control_flow)
+    : pending(std::make_unique<std::atomic<int32_t>[]>(frame.num_nodes)),
+      dead(control_flow ? std::make_unique<int32_t[]>(frame.num_nodes) : nullptr),
+      inputs(frame.num_input_slots) {
+  Reset(frame);
 }
 
-void StepSlots::Reset(const Plan& plan) {
-  for (size_t i = 0; i < plan.nodes.size(); ++i) {
-    pending[i].store(plan.nodes[i].initial_pending, std::memory_order_relaxed);
+void StepSlots::Reset(const StaticFrame& frame) {
+  for (int32_t i = 0; i < frame.num_nodes; ++i) {
+    pending[i].store(frame.initial_pending[i], std::memory_order_relaxed);
   }
+  if (dead) std::fill(dead.get(), dead.get() + frame.num_nodes, 0);
+  outstanding_ops = 0;
+  outstanding_frames = 0;
 }
 
 // Enough for the steps of a few host threads running one signature at once.
@@ -282,11 +397,11 @@ std::unique_ptr<StepSlots> Plan::AcquireSlots() const {
     if (!free_slots_.empty()) {
       std::unique_ptr<StepSlots> slots = std::move(free_slots_.back());
       free_slots_.pop_back();
-      slots->Reset(*this);
+      slots->Reset(frames[0]);
       return slots;
     }
   }
-  return std::make_unique<StepSlots>(*this);
+  return std::make_unique<StepSlots>(frames[0], control_flow);
 }
 
 void Plan::ReleaseSlots(std::unique_ptr<StepSlots> slots) const {

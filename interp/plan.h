@@ -34,42 +34,73 @@ struct FeedEdge {
   int32_t dst_slot = 0;
 };
 
+// How the executor treats a node. Control-flow nodes (white paper §4.4)
+// are handled by the executor itself: a merge is ready at its first live
+// input, enter/exit/next_iteration move tensors between frames and
+// iterations. Everything else is an ordinary kernel.
+enum class NodeKind : uint8_t { kOp, kSwitch, kMerge, kEnter, kExit, kNextIteration };
+
 // Everything the executor needs about one node. Per-step state (pending
 // counts, tensors) lives in the step, not here: a plan is shared by
-// concurrent steps. Control flow will add frame/iteration info here.
+// concurrent steps.
 struct PlanNode {
   const Node* node = nullptr;
   KernelConstruction construction;  // the kernel's view of the node; stable address
   std::unique_ptr<OpKernel> kernel;
-  int32_t input_start = 0;   // first global input slot
+  int32_t frame = 0;         // the static frame the node runs in (0: the root)
+  int32_t local = 0;         // index among its frame's nodes (pending counts)
+  int32_t input_start = 0;   // first input slot, in its frame's iteration state
   int32_t num_inputs = 0;
-  int32_t output_start = 0;  // first global output slot
   int32_t num_outputs = 0;
-  int32_t initial_pending = 0;  // data + control edges in
+  int32_t initial_pending = 0;  // data + control edges in; a merge: 1 + 2 * control edges
   int32_t edges_begin = 0, edges_end = 0;      // into Plan::edges
   int32_t control_begin = 0, control_end = 0;  // into Plan::control_edges
+  NodeKind kind = NodeKind::kOp;
   bool expensive = true;
   bool async = false;
+  bool constant_enter = false;  // enter: a loop invariant
+  bool merge_index_used = false;  // merge: something reads its value_index
+  int32_t enter_frame = -1;     // enter: the frame it enters
+};
+
+// A while_loop's body and condition as the plan sees them: the nodes
+// between its enters and exits. A live frame is one instance of it (one
+// per iteration of the enclosing frame that starts the loop).
+struct StaticFrame {
+  std::string name;        // the enters' frame_name
+  int32_t parent = -1;     // -1: the root frame
+  int32_t num_nodes = 0;
+  int32_t num_input_slots = 0;
+  int32_t num_enters = 0;  // enter nodes into it: all must arrive before it can finish
+  int32_t parallel_iterations = 1;
+  std::vector<int32_t> initial_pending;  // by local index
 };
 
 struct Plan;
 
-// The per-step arrays of one iteration of a plan's root frame: pending
-// counts and tensor slots. Control flow will add one per live (frame,
-// iteration). A step leaves every slot empty when it finishes, so plans
-// recycle them: repeated runs allocate no slot arrays.
+// The per-step arrays of one iteration of a frame: pending counts, dead
+// input counts (control flow only) and input slots. A step leaves every
+// slot empty when it finishes, so plans recycle the root frame's: repeated
+// runs allocate no slot arrays.
 struct StepSlots {
-  explicit StepSlots(const Plan& plan);
-  // Pending counts back to the plan's initial ones.
-  void Reset(const Plan& plan);
+  StepSlots(const StaticFrame& frame, bool control_flow);
+  // Pending counts back to the frame's initial ones.
+  void Reset(const StaticFrame& frame);
 
-  std::unique_ptr<std::atomic<int32_t>[]> pending;  // per plan node
-  std::vector<Tensor> inputs;                       // Plan::num_input_slots
-  std::vector<Tensor> outputs;                      // Plan::num_output_slots
+  std::unique_ptr<std::atomic<int32_t>[]> pending;  // by local index
+  std::unique_ptr<int32_t[]> dead;                  // by local index; null without control flow
+  std::vector<Tensor> inputs;                       // StaticFrame::num_input_slots
+  // Control flow only, guarded by the frame's lock: ready or running nodes
+  // of this iteration, and loops started from it still running.
+  int32_t outstanding_ops = 0;
+  int32_t outstanding_frames = 0;
 };
 
 struct Plan {
-  // Reset slots, recycled or new. Thread-safe.
+  // The optimized graph the plan's nodes live in (null: the script's own
+  // graph, which outlives the plan). Declared first: destroyed last.
+  std::shared_ptr<const Graph> graph;
+  // Reset slots of the root frame, recycled or new. Thread-safe.
   std::unique_ptr<StepSlots> AcquireSlots() const;
   // Takes back the slots of a finished step (all slots empty).
   void ReleaseSlots(std::unique_ptr<StepSlots> slots) const;
@@ -79,9 +110,11 @@ struct Plan {
   std::vector<PlanEdge> edges;
   std::vector<int32_t> control_edges;  // consumer plan indices
   std::vector<FeedEdge> feed_edges;
-  std::vector<int32_t> roots;          // nodes with no pending inputs
-  int32_t num_input_slots = 0;
-  int32_t num_output_slots = 0;
+  std::vector<int32_t> roots;          // nodes with no pending inputs (all in the root frame)
+  std::vector<StaticFrame> frames;     // [0] is the root frame
+  bool control_flow = false;           // any switch, merge or frame: the executor's slower path
+  bool has_async = false;              // any asynchronous kernel (queues): the step may wait on others
+  int32_t max_outputs = 0;             // the most outputs of any node
   int32_t num_fetches = 0;
 
  private:

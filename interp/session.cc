@@ -6,6 +6,7 @@
 
 #include "devices/cpu/cpu_device.h"
 #include "interp/executor.h"
+#include "interp/graph_optimizer.h"
 #include "interp/plan.h"
 #include "interp/run_stats.h"
 #include "interp/thread_pool.h"
@@ -85,7 +86,8 @@ struct Session::Impl {
       : device(std::make_unique<CpuDevice>(o.intra_op_threads)),
         pool(std::make_unique<ThreadPool>(o.inter_op_threads)),
         stats(o.collect_stats ? std::make_unique<RunStats>() : nullptr),
-        tracer(o.trace ? std::make_unique<Tracer>() : nullptr) {
+        tracer(o.trace ? std::make_unique<Tracer>() : nullptr),
+        optimize(o.optimize) {
     SetBlasThreads(device->num_threads());
   }
   // Steps abandoned at a deadline may still run kernels that use the pool,
@@ -94,6 +96,8 @@ struct Session::Impl {
 
   Result<std::shared_ptr<const Plan>> GetPlan(const Graph& g, const std::vector<Output>& feeds,
                                                const std::vector<Output>& fetches, const std::vector<Node*>& targets);
+  Result<std::shared_ptr<Plan>> Prepare(const Graph& g, const std::vector<Output>& feeds,
+                                        const std::vector<Output>& fetches, const std::vector<Node*>& targets);
 
   std::unique_ptr<CpuDevice> device;  // declared first: destroyed after the pool
   std::unique_ptr<ThreadPool> pool;
@@ -104,9 +108,26 @@ struct Session::Impl {
   std::atomic<int64_t> plans_built{0};
   std::atomic<int64_t> runs{0};
   std::atomic<int64_t> next_step_id{1};
+  std::atomic<int64_t> async_done{0};  // asynchronous kernels finished, for the hang watchdog
   std::unique_ptr<RunStats> stats;  // --stats only
   std::unique_ptr<Tracer> tracer;   // --trace only
+  bool optimize;
 };
+
+// The plan runs an optimized copy of the pruned graph (common
+// subexpressions merged, constants folded), which it keeps alive; whether
+// it is stale is still judged by the script's graph.
+Result<std::shared_ptr<Plan>> Session::Impl::Prepare(const Graph& g, const std::vector<Output>& feeds,
+                                                     const std::vector<Output>& fetches,
+                                                     const std::vector<Node*>& targets) {
+  if (!optimize) return BuildPlan(g, feeds, fetches, targets, device.get());
+  TFG_ASSIGN_OR_RETURN(OptimizedGraph opt, OptimizeGraph(g, feeds, fetches, targets, OptimizeOptions{}, device.get()));
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan,
+                       BuildPlan(*opt.graph, opt.feeds, opt.fetches, opt.targets, device.get()));
+  plan->graph_edits = g.edits();
+  plan->graph = std::shared_ptr<const Graph>(std::move(opt.graph));
+  return plan;
+}
 
 // Signatures a REPL session can pile up are bounded by dropping the cache.
 constexpr size_t kMaxCachedPlans = 1024;
@@ -124,7 +145,7 @@ Result<std::shared_ptr<const Plan>> Session::Impl::GetPlan(const Graph& g, const
     auto it = plans.find(key);
     if (it != plans.end()) return it->second;
   }
-  TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan, BuildPlan(g, feeds, fetches, targets, device.get()));
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan, Prepare(g, feeds, fetches, targets));
   plans_built.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(mu);
   if (plans.size() >= kMaxCachedPlans) plans.clear();
@@ -146,6 +167,7 @@ const Tracer* Session::tracer() const { return impl_->tracer.get(); }
 Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds,
                                          const std::vector<Output>& fetches, const std::vector<Node*>& targets,
                                          const RunOptions& options) {
+  std::shared_lock<std::shared_mutex> graph_lock(graph_mu_);
   TFG_RETURN_IF_ERROR(CheckMembership(*graph_, feeds, fetches, targets));
   std::vector<Output> fed;
   // Copies share buffers with the caller's tensors, so no kernel ever
@@ -158,12 +180,13 @@ Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Ten
     values.push_back(value);
   }
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<const Plan> plan, impl_->GetPlan(*graph_, fed, fetches, targets));
+  graph_lock.unlock();
   for (const auto& [output, value] : feeds) TFG_RETURN_IF_ERROR(ValidateFeed(output, value));
   ExecutorEnv env{impl_->pool.get(), &resources_,         &impl_->live_steps, options_.check_numerics,
-                  impl_->stats.get(),    impl_->tracer.get()};
+                  impl_->stats.get(),    impl_->tracer.get(), options_.hang_timeout_seconds, &impl_->async_done};
   StepInfo info{impl_->next_step_id.fetch_add(1, std::memory_order_relaxed), options_.seed};
   const int64_t start = impl_->tracer ? NowNanos() : 0;
-  auto result = RunStep(std::move(plan), values, env, info, options.timeout_seconds);
+  auto result = RunStep(std::move(plan), values, env, info, options.timeout_seconds, options.cancellation);
   if (impl_->tracer) impl_->tracer->Step(info.step_id, start, NowNanos());
   impl_->runs.fetch_add(1, std::memory_order_relaxed);
   return result;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <shared_mutex>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,7 @@
 
 namespace tfg {
 
+class CancellationManager;
 class Device;
 class DeviceSet;
 class RunStats;
@@ -36,10 +38,21 @@ struct SessionOptions {
   // RunEager fails with ResourceExhausted when an input or output would have
   // more elements (0: no limit).
   int64_t max_eager_elements = 0;
+  // The hang watchdog: a step in which nothing has run for this long while
+  // every op still pending waits on a queue (and no other step of the
+  // session made progress meanwhile) fails with DeadlineExceeded, naming
+  // the waiting ops, their queues and their lines. 0: never.
+  double hang_timeout_seconds = 10;
+  // Optimize each plan's graph (interp/graph_optimizer.h) before running it.
+  bool optimize = true;
 };
 
 struct RunOptions {
   double timeout_seconds = 0;  // 0: none
+  // When this is cancelled (Ctrl-C, a queue runner stopping), the step is
+  // cancelled too and fails with Cancelled. Null: only the step's own
+  // errors and deadline cancel it.
+  CancellationManager* cancellation = nullptr;
 };
 
 class Session {
@@ -63,6 +76,11 @@ class Session {
                                        const SourceSpan& span);
 
   ResourceMgr* resources() { return &resources_; }
+  // Queue runners run steps on their own threads while the script goes on
+  // building the graph: whoever changes the graph holds this exclusively;
+  // Run holds it shared while it reads the graph (a plan, once built, does
+  // not read it again).
+  std::shared_mutex& graph_mutex() { return graph_mu_; }
   Device* cpu_device();
   const SessionOptions& options() const { return options_; }
   // How many plans were prepared so far (the plan cache's misses).
@@ -80,6 +98,7 @@ class Session {
   const Graph* graph_;
   SessionOptions options_;
   ResourceMgr resources_;
+  std::shared_mutex graph_mu_;
   std::unique_ptr<Impl> impl_;
 };
 

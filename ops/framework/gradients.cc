@@ -64,8 +64,10 @@ struct OutputKey {
   bool operator<(const OutputKey& o) const { return node != o.node ? node < o.node : index < o.index; }
 };
 
-// Nodes reachable forward from `from` along data edges (ids are in
-// topological order: a node's inputs always have smaller ids).
+// Nodes reachable forward from `from` along data edges. Ids are in
+// topological order (a node's inputs have smaller ids) except for a
+// while_loop's back edge into its merge, so the sweep repeats until
+// nothing changes: once, without loops.
 std::vector<bool> ForwardReach(const Graph& g, const std::vector<Output>& from) {
   std::vector<bool> reach(g.num_nodes(), false);
   int lowest = g.num_nodes();
@@ -73,10 +75,19 @@ std::vector<bool> ForwardReach(const Graph& g, const std::vector<Output>& from) 
     reach[o.node->id()] = true;
     lowest = std::min(lowest, o.node->id());
   }
-  for (int id = lowest; id < g.num_nodes(); ++id) {
-    for (const Output& in : g.node(id)->inputs()) {
-      if (reach[in.node->id()]) reach[id] = true;
+  bool back_edges = false;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int id = lowest; id < g.num_nodes(); ++id) {
+      for (const Output& in : g.node(id)->inputs()) {
+        back_edges = back_edges || in.node->id() > id;
+        if (!reach[id] && reach[in.node->id()]) {
+          reach[id] = true;
+          changed = true;
+        }
+      }
     }
+    changed = changed && back_edges;
   }
   return reach;
 }
@@ -88,9 +99,17 @@ std::vector<bool> BackwardReach(const Graph& g, const std::vector<Output>& from)
     reach[o.node->id()] = true;
     highest = std::max(highest, o.node->id());
   }
-  for (int id = highest; id >= 0; --id) {
-    if (!reach[id]) continue;
-    for (const Output& in : g.node(id)->inputs()) reach[in.node->id()] = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int id = highest; id >= 0; --id) {
+      if (!reach[id]) continue;
+      for (const Output& in : g.node(id)->inputs()) {
+        if (reach[in.node->id()]) continue;
+        reach[in.node->id()] = true;
+        changed = changed || in.node->id() > id;
+        highest = std::max(highest, in.node->id());
+      }
+    }
   }
   return reach;
 }
@@ -200,7 +219,13 @@ Status NoGradientError(const Output& x, bool reaches_y, const std::vector<std::p
                        name),
            span);
   s.AddNote(x.node->span(), "'" + name + "' is defined here");
-  // Name the blocking node nearest to x (the last met going backwards).
+  // A while_loop on the way is the reason (its predicate's bool input is
+  // incidental); otherwise name the blocking node nearest to x (the last
+  // met going backwards).
+  for (const auto& [n, why] : blocked) {
+    if (n->op_name() != "exit" || !fwd[n->id()]) continue;
+    return s.AddNote(n->span(), fmt::format("'{}' ({}) passes no gradient: {}", n->name(), n->op_name(), why));
+  }
   for (auto it = blocked.rbegin(); it != blocked.rend(); ++it) {
     const Node* n = it->first;
     if (!fwd[n->id()]) continue;

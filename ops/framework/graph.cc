@@ -29,7 +29,45 @@ Status Node::RefineOutputShape(int i, const PartialShape& s) {
   return Status::OK();
 }
 
+Status Node::ReplaceInput(int i, Output src) {
+  if (i < 0 || i >= static_cast<int>(inputs_.size())) return InvalidArgument("'{}' has no input {}", name_, i);
+  if (src.node == nullptr || src.dtype() != input_types_[i]) {
+    return InvalidArgument("cannot replace input {} of '{}' ({}) by a tensor of another dtype", i, name_,
+                           DTypeName(input_types_[i]));
+  }
+  inputs_[i] = src;
+  if (graph_) ++graph_->edits_;
+  return Status::OK();
+}
+
 namespace {
+
+bool IsTypeListArg(const OpDef& op, const ArgDef& arg) {
+  const AttrDef* a = op.FindAttr(arg.type);
+  return arg.is_list && a != nullptr && a->type == AttrType::kTypeList;
+}
+
+// A list input typed by a type-list attr: the attr is the list's dtypes,
+// inferred element by element, or checked element by element when given.
+Status BindTypeList(const OpDef& op, const ArgDef& arg, const DType* got, int count, AttrMap& attrs,
+                    std::vector<DType>& input_types) {
+  std::vector<DType> types(got, got + count);
+  if (const auto* given = FindAttr<std::vector<DType>>(attrs, arg.type)) {
+    if (given->size() != types.size()) {
+      return InvalidArgument("{}: {} lists {} dtype{}, but input '{}' has {} tensor{}", op.name, arg.type,
+                             given->size(), given->size() == 1 ? "" : "s", arg.name, count, count == 1 ? "" : "s");
+    }
+    for (size_t k = 0; k < types.size(); ++k) {
+      if (types[k] == (*given)[k]) continue;
+      return InvalidArgument("{}: input '{}[{}]' must be {} ({}[{}]), got {}", op.name, arg.name, k,
+                             DTypeName((*given)[k]), arg.type, k, DTypeName(types[k]));
+    }
+  }
+  input_types.insert(input_types.end(), types.begin(), types.end());
+  // A given value of the wrong kind stays for CheckAttrs to report.
+  attrs.emplace(arg.type, std::move(types));
+  return Status::OK();
+}
 
 // Binds the flattened input dtypes to the op's input args, inferring type
 // attrs; `first_user` remembers which input fixed each type attr so a
@@ -56,6 +94,11 @@ Status BindInputTypes(const OpDef& op, const std::vector<DType>& dtypes, AttrMap
   int next = 0;
   for (const ArgDef& arg : op.inputs) {
     int count = arg.is_list ? total - fixed : 1;
+    if (IsTypeListArg(op, arg)) {
+      TFG_RETURN_IF_ERROR(BindTypeList(op, arg, dtypes.data() + next, count, attrs, input_types));
+      next += count;
+      continue;
+    }
     for (int k = 0; k < count; ++k, ++next) {
       DType got = dtypes[next];
       std::string what = arg.is_list ? arg.name + "[" + std::to_string(k) + "]" : arg.name;
@@ -109,8 +152,27 @@ Status CheckAttrs(const OpDef& op, AttrMap& attrs) {
   return Status::OK();
 }
 
+// An output list typed by a type-list attr: one tensor per listed dtype.
+Status ResolveTypeListOutput(const OpDef& op, const ArgDef& arg, const AttrMap& attrs, std::vector<DType>& out) {
+  const auto* types = FindAttr<std::vector<DType>>(attrs, arg.type);
+  if (!types) return InvalidArgument("{}: cannot tell the dtypes of output '{}': give {}=", op.name, arg.name, arg.type);
+  if (!arg.count_attr.empty()) {
+    const int64_t* n = FindAttr<int64_t>(attrs, arg.count_attr);
+    if (!n || *n != static_cast<int64_t>(types->size())) {
+      return InvalidArgument("{}: {} lists {} dtype{}, but {} is {}", op.name, arg.type, types->size(),
+                             types->size() == 1 ? "" : "s", arg.count_attr, n ? std::to_string(*n) : "not set");
+    }
+  }
+  out.insert(out.end(), types->begin(), types->end());
+  return Status::OK();
+}
+
 Status ResolveOutputTypes(const OpDef& op, const AttrMap& attrs, std::vector<DType>& out) {
   for (const ArgDef& arg : op.outputs) {
+    if (IsTypeListArg(op, arg)) {
+      TFG_RETURN_IF_ERROR(ResolveTypeListOutput(op, arg, attrs, out));
+      continue;
+    }
     DType t;
     if (auto fixed = DTypeFromName(arg.type)) {
       t = *fixed;

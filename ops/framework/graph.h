@@ -54,6 +54,10 @@ class Node {
   void AddControlInput(Node* n);
   // Refines an output shape (e.g. set_shape); must be compatible.
   Status RefineOutputShape(int i, const PartialShape& s);
+  // Replaces data input i by `src` of the same dtype. Only while_loop uses
+  // it: a loop's merge is built before the next_iteration that feeds it
+  // back, so this is how the graph gets its one kind of cycle.
+  Status ReplaceInput(int i, Output src);
 
   template <typename T>
   const T* attr(const std::string& attr_name) const { return FindAttr<T>(attrs_, attr_name); }

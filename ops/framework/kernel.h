@@ -32,6 +32,7 @@ struct KernelConstruction {
 };
 
 class OpKernelContext;
+class CancellationManager;
 
 // A kernel computes a node's outputs from its inputs. Thread safety: one
 // kernel object may run Compute for several steps at once (the executor
@@ -52,6 +53,10 @@ class OpKernel {
   // Expensive kernels are dispatched to the pool; cheap ones may run inline
   // on the thread that made them ready.
   virtual bool IsExpensive() const { return true; }
+  // What an asynchronous kernel that has not called `done` yet waits for
+  // ("queue 'q' (empty)"), for the hang watchdog's report; empty: nothing
+  // worth naming.
+  virtual std::string BlockedOn(const OpKernelContext&) const { return std::string(); }
 };
 
 // Per-run state a kernel can see beyond its inputs.
@@ -59,6 +64,9 @@ struct StepInfo {
   int64_t step_id = 0;
   // Seed of the run (from --seed, 0 = nondeterministic), for random kernels.
   uint64_t graph_seed = 0;
+  // Cancelled when the step fails, times out or is interrupted; blocking
+  // kernels register with it. Null for eager ops, which never block.
+  CancellationManager* cancellation = nullptr;
 };
 
 class OpKernelContext {

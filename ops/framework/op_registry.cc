@@ -27,6 +27,10 @@ OpDefBuilder& OpDefBuilder::Input(std::string name, std::string type) {
   return *this;
 }
 
+// A list's `type` may also name a kTypeList attr: its tensors then have one
+// dtype each (a queue's f32 images and i32 labels). On inputs the attr is
+// inferred element by element (checked when given); an output list gets one
+// tensor per listed dtype, and its `count_attr` may be empty.
 OpDefBuilder& OpDefBuilder::InputList(std::string name, std::string type, std::string count_attr) {
   if (count_attr.empty()) count_attr = name + "_count";
   def_.params.push_back({true, static_cast<int>(def_.inputs.size())});
@@ -98,9 +102,10 @@ OpDefBuilder& OpDefBuilder::Doc(std::string doc) {
 }
 
 OpDef OpDefBuilder::Build() && {
-  // A type attr named by some input is inferred from it: keyword-only.
+  // A type (or type-list) attr named by some input is inferred from it:
+  // keyword-only.
   for (AttrDef& a : def_.attrs) {
-    if (a.type != AttrType::kType) continue;
+    if (a.type != AttrType::kType && a.type != AttrType::kTypeList) continue;
     for (const ArgDef& in : def_.inputs) {
       if (in.type == a.name) a.inferred = true;
     }
@@ -130,8 +135,14 @@ OpRegistry& OpRegistry::Global() {
 
 namespace {
 
-// Every input/output type must be a dtype name or a declared type attr;
-// every list count a declared int attr.
+bool IsTypeListArg(const OpDef& def, const ArgDef& arg) {
+  const AttrDef* a = def.FindAttr(arg.type);
+  return a != nullptr && a->type == AttrType::kTypeList;
+}
+
+// Every input/output type must be a dtype name or a declared type attr (a
+// type-list attr for lists only); every list count a declared int attr,
+// which an output list typed by a type list may leave out.
 std::string CheckOpDef(const OpDef& def) {
   auto known_type = [&](const std::string& t) {
     if (DTypeFromName(t)) return true;
@@ -140,11 +151,12 @@ std::string CheckOpDef(const OpDef& def) {
   };
   for (const auto* args : {&def.inputs, &def.outputs}) {
     for (const ArgDef& arg : *args) {
-      if (!known_type(arg.type)) return "argument '" + arg.name + "' has unknown type '" + arg.type + "'";
-      if (arg.is_list) {
-        const AttrDef* count = def.FindAttr(arg.count_attr);
-        if (!count || count->type != AttrType::kInt) return "list '" + arg.name + "' needs int attr '" + arg.count_attr + "'";
-      }
+      const bool type_list = IsTypeListArg(def, arg);
+      if (type_list && !arg.is_list) return "argument '" + arg.name + "' is typed by type list '" + arg.type + "' but is no list";
+      if (!type_list && !known_type(arg.type)) return "argument '" + arg.name + "' has unknown type '" + arg.type + "'";
+      if (!arg.is_list || (type_list && arg.count_attr.empty())) continue;
+      const AttrDef* count = def.FindAttr(arg.count_attr);
+      if (!count || count->type != AttrType::kInt) return "list '" + arg.name + "' needs int attr '" + arg.count_attr + "'";
     }
   }
   return "";

@@ -212,6 +212,27 @@ class CliTest(unittest.TestCase):
         self.assertEqual(p.returncode, 130)
         self.assertIn("interrupted", err)
 
+    def test_interrupt_stops_queue_runners_and_the_run_in_progress(self):
+        path = self.script(
+            "q = fifo_queue(4, [f32])\n"
+            "n = variable(0.0)\n"
+            "init()\n"
+            "start_queue_runner(enqueue(q, assign_add(n, 1.0)), threads=2)\n"
+            "b = dequeue_many(q, 2)\n"
+            "while true { run(b) }\n")
+        p = subprocess.Popen([TFG, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        try:
+            _, err = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            self.fail("tfg did not exit on SIGINT")
+        self.assertEqual(p.returncode, 130, err)
+        # Stopped gracefully at the run in the loop, not by the fallback exit.
+        self.assertIn("s.tfg:6:", err)
+        self.assertIn("error: interrupted (Ctrl-C)", err)
+
     # ------------------------------------------------------------ check/graph
 
     def test_check_ok(self):

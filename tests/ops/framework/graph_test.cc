@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 namespace tfg {
 namespace {
 
@@ -155,6 +157,87 @@ TEST(OpRegistryTest, SuggestsCloseNames) {
   auto s = OpRegistry::Global().Suggest("test_ad");
   ASSERT_FALSE(s.empty());
   EXPECT_EQ(s[0], "test_add");
+}
+
+// Lists of tensors of different dtypes, typed by a type-list attr.
+TFG_REGISTER_OP(OpDefBuilder("test_tuple_in")
+                    .InputList("values", "types")
+                    .Attr("types", AttrType::kTypeList));
+TFG_REGISTER_OP(OpDefBuilder("test_tuple_out")
+                    .Attr("types", AttrType::kTypeList)
+                    .OutputList("parts", "types", ""));
+TFG_REGISTER_OP(OpDefBuilder("test_tuple_out_counted")
+                    .Attr("num", AttrType::kInt)
+                    .Attr("types", AttrType::kTypeList)
+                    .OutputList("parts", "types", "num"));
+
+Result<Node*> TupleIn(Graph& g, std::vector<Output> values, std::optional<std::vector<DType>> types = std::nullopt) {
+  AttrMap attrs;
+  if (types) attrs["types"] = *types;
+  return g.AddNode({"test_tuple_in", std::move(values), {}, std::move(attrs), "", "", {}});
+}
+
+TEST(GraphTest, TypeListInputIsInferredElementByElement) {
+  Graph g;
+  Node* img = Source(g, DType::kF32, PartialShape({784}));
+  Node* label = Source(g, DType::kI32, PartialShape({}));
+  auto n = TupleIn(g, {img->output(0), label->output(0)});
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  EXPECT_EQ(*(*n)->attr<std::vector<DType>>("types"), (std::vector<DType>{DType::kF32, DType::kI32}));
+  EXPECT_EQ((*n)->input_types(), (std::vector<DType>{DType::kF32, DType::kI32}));
+  EXPECT_EQ(*(*n)->attr<int64_t>("values_count"), 2);
+  auto empty = TupleIn(g, {});
+  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+  EXPECT_TRUE((*empty)->attr<std::vector<DType>>("types")->empty());
+}
+
+TEST(GraphTest, GivenTypeListIsCheckedElementByElement) {
+  Graph g;
+  Node* img = Source(g, DType::kF32, PartialShape({784}));
+  Node* label = Source(g, DType::kI32, PartialShape({}));
+  std::vector<Output> values{img->output(0), label->output(0)};
+  EXPECT_TRUE(TupleIn(g, values, std::vector<DType>{DType::kF32, DType::kI32}).ok());
+  auto wrong = TupleIn(g, values, std::vector<DType>{DType::kF32, DType::kF64});
+  EXPECT_EQ(wrong.status().message(), "test_tuple_in: input 'values[1]' must be f64 (types[1]), got i32");
+  auto shorter = TupleIn(g, values, std::vector<DType>{DType::kF32});
+  EXPECT_EQ(shorter.status().message(), "test_tuple_in: types lists 1 dtype, but input 'values' has 2 tensors");
+  AttrMap not_a_list{{"types", DType::kF32}};
+  auto scalar = g.AddNode({"test_tuple_in", values, {}, not_a_list, "", "", {}});
+  EXPECT_EQ(scalar.status().message(), "test_tuple_in: argument 'types' must be a list of dtype, got f32");
+}
+
+TEST(GraphTest, TypeListOutputsOnePerListedDType) {
+  Graph g;
+  const std::vector<DType> types{DType::kF32, DType::kI32, DType::kString};
+  auto n = g.AddNode({"test_tuple_out", {}, {}, {{"types", types}}, "", "", {}});
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  EXPECT_EQ((*n)->output_types(), types);
+  auto missing = g.AddNode({"test_tuple_out", {}, {}, {}, "", "", {}});
+  EXPECT_EQ(missing.status().message(), "test_tuple_out: missing required argument 'types'");
+  auto counted = g.AddNode({"test_tuple_out_counted", {}, {}, {{"types", types}, {"num", int64_t{3}}}, "", "", {}});
+  ASSERT_TRUE(counted.ok()) << counted.status().ToString();
+  EXPECT_EQ((*counted)->num_outputs(), 3);
+  auto disagree = g.AddNode({"test_tuple_out_counted", {}, {}, {{"types", types}, {"num", int64_t{2}}}, "", "", {}});
+  EXPECT_EQ(disagree.status().message(), "test_tuple_out_counted: types lists 3 dtypes, but num is 2");
+}
+
+TEST(OpRegistryTest, TypeListAttrsAreInferredOnlyFromInputs) {
+  const OpDef* in = OpRegistry::Global().Find("test_tuple_in");
+  ASSERT_NE(in, nullptr);
+  EXPECT_TRUE(in->FindAttr("types")->inferred);
+  ASSERT_EQ(in->params.size(), 1u);  // just the list: types is keyword-only
+  const OpDef* out = OpRegistry::Global().Find("test_tuple_out");
+  ASSERT_NE(out, nullptr);
+  EXPECT_FALSE(out->FindAttr("types")->inferred);
+  ASSERT_EQ(out->params.size(), 1u);
+  EXPECT_EQ(out->attrs[out->params[0].index].name, "types");
+}
+
+TEST(OpRegistryTest, TypeListMayTypeOnlyLists) {
+  OpDefBuilder bad("test_type_list_not_a_list");
+  bad.Input("x", "types").Attr("types", AttrType::kTypeList);
+  OpRegistry::Global().Register(std::move(bad).Build());
+  EXPECT_EQ(OpRegistry::Global().Find("test_type_list_not_a_list"), nullptr);
 }
 
 }  // namespace

@@ -1,0 +1,63 @@
+// The frame ops of while_loop (white paper §4.4): enter passes a tensor
+// into a loop's frame (a loop variable into the first iteration; an
+// is_constant loop invariant into every iteration, without running anything
+// per iteration), next_iteration into the next iteration, exit out of the
+// frame; loop_cond marks the predicate. Their kernels only forward: frames
+// and iterations are the executor's business (interp/executor_frames.cc).
+#include "ops/framework/op_registry.h"
+
+namespace tfg {
+namespace {
+
+class ForwardKernel : public OpKernel {
+ public:
+  Status Compute(OpKernelContext& ctx) override {
+    ctx.set_output(0, ctx.input(0));
+    return Status::OK();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+}  // namespace
+
+TFG_REGISTER_OP(OpDefBuilder("enter")
+                    .Input("data", "T")
+                    .Output("output", "T")
+                    .TypeAttr("T", AllTypes())
+                    .Attr("frame_name", AttrType::kString, std::nullopt, "the loop's frame, unique in the graph")
+                    .Attr("is_constant", AttrType::kBool, false, "a loop invariant, seen by every iteration")
+                    .Attr("parallel_iterations", AttrType::kInt, int64_t{10},
+                          "how many iterations may run at once")
+                    .SetShapeFn(shape_fns::Unchanged)
+                    .NoGradient("gradients through while_loop are not supported yet")
+                    .Doc("Passes a tensor into a while_loop's frame. Built by while_loop."));
+TFG_REGISTER_KERNEL(KernelDef("enter", DeviceType::kCpu).Create<ForwardKernel>());
+
+TFG_REGISTER_OP(OpDefBuilder("exit")
+                    .Input("data", "T")
+                    .Output("output", "T")
+                    .TypeAttr("T", AllTypes())
+                    .SetShapeFn(shape_fns::Unchanged)
+                    .NoGradient("gradients through while_loop are not supported yet")
+                    .Doc("Passes a loop variable's final value out of a while_loop's frame. Built by while_loop."));
+TFG_REGISTER_KERNEL(KernelDef("exit", DeviceType::kCpu).Create<ForwardKernel>());
+
+TFG_REGISTER_OP(OpDefBuilder("next_iteration")
+                    .Input("data", "T")
+                    .Output("output", "T")
+                    .TypeAttr("T", AllTypes())
+                    .SetShapeFn(shape_fns::Unchanged)
+                    .NoGradient("gradients through while_loop are not supported yet")
+                    .Doc("Passes a loop variable to the next iteration of a while_loop. Built by while_loop."));
+TFG_REGISTER_KERNEL(KernelDef("next_iteration", DeviceType::kCpu).Create<ForwardKernel>());
+
+TFG_REGISTER_OP(OpDefBuilder("loop_cond")
+                    .Input("pred", "bool")
+                    .Output("output", "bool")
+                    .SetShapeFn(shape_fns::Unchanged)
+                    .NoGradient("a loop's predicate")
+                    .Doc("Marks a while_loop's predicate: its value decides whether the loop runs another "
+                         "iteration. Built by while_loop."));
+TFG_REGISTER_KERNEL(KernelDef("loop_cond", DeviceType::kCpu).Create<ForwardKernel>());
+
+}  // namespace tfg

@@ -1,0 +1,52 @@
+// switch(data, pred): forwards data to output_true when pred holds, else to
+// output_false; the other output is dead, and the executor skips every node
+// that depends on a dead tensor (white paper §4.4). cond builds one switch
+// per tensor a branch reads from outside.
+#include "ops/framework/gradients.h"
+#include "ops/framework/op_registry.h"
+
+namespace tfg {
+namespace {
+
+class SwitchKernel : public OpKernel {
+ public:
+  Status Compute(OpKernelContext& ctx) override {
+    const Tensor& pred = ctx.input(1);
+    TFG_REQUIRES(pred.num_elements() == 1,
+                 InvalidArgument("the predicate must be a single bool, got {}", pred.DebugString()));
+    ctx.set_output(pred.data<bool>()[0] ? 1 : 0, ctx.input(0));
+    return Status::OK();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+Status SwitchShape(ShapeContext& c) {
+  c.set_output(0, c.input(0));
+  c.set_output(1, c.input(0));
+  return Status::OK();
+}
+
+// The gradient of a switch merges the gradients of its two outputs: only
+// the branch that ran produced a live one.
+Status SwitchGrad(GradContext& g) {
+  TFG_ASSIGN_OR_RETURN(Output if_false, g.OutputGrad(0));
+  TFG_ASSIGN_OR_RETURN(Output if_true, g.OutputGrad(1));
+  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op("merge", {if_false, if_true}));
+  return Status::OK();
+}
+
+}  // namespace
+
+TFG_REGISTER_OP(OpDefBuilder("switch")
+                    .Input("data", "T")
+                    .Input("pred", "bool")
+                    .Output("output_false", "T")
+                    .Output("output_true", "T")
+                    .TypeAttr("T", AllTypes())
+                    .SetShapeFn(SwitchShape)
+                    .SetGradFn(SwitchGrad)
+                    .Doc("Forwards data to output_true when pred holds, else to output_false; the other output is "
+                         "dead. Built by cond and while_loop."));
+TFG_REGISTER_KERNEL(KernelDef("switch", DeviceType::kCpu).Create<SwitchKernel>());
+
+}  // namespace tfg
