@@ -28,12 +28,14 @@ struct FrameState;
 
 // A node to run in one iteration of one live frame. `dead`: it had a dead
 // input, so it only passes deadness on.
+// Trivial (no member initializers): a ReadyQueue's inline array of them is
+// on the stack of every node run, and must cost nothing to create.
 struct TaggedNode {
-  int32_t id = 0;
-  bool dead = false;
-  FrameState* frame = nullptr;
-  int64_t iter = 0;
-  StepSlots* slots = nullptr;  // the iteration's state: alive while the node is
+  int32_t id;
+  bool dead;
+  FrameState* frame;
+  int64_t iter;
+  StepSlots* slots;  // the iteration's state: alive while the node is
 };
 
 // A LIFO of ready nodes: a small inline array first, so the common case
