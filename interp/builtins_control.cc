@@ -13,19 +13,6 @@ Result<Value> WhileLoop(Evaluator& ev, BoundArgs& args);
 
 namespace {
 
-// Builds nodes in `ctx` until destroyed.
-class InContext {
- public:
-  InContext(Evaluator& ev, ControlFlowContext* ctx) : ev_(ev), saved_(ev.control_flow()) {
-    ev_.set_control_flow(ctx);
-  }
-  ~InContext() { ev_.set_control_flow(saved_); }
-
- private:
-  Evaluator& ev_;
-  ControlFlowContext* saved_;
-};
-
 std::vector<Value> Items(const Value& v, bool& is_list) {
   is_list = v.is(ValueKind::kList);
   if (is_list) return v.as_list().items;

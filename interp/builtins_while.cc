@@ -10,18 +10,6 @@
 namespace tfg {
 namespace {
 
-class InContext {
- public:
-  InContext(Evaluator& ev, ControlFlowContext* ctx) : ev_(ev), saved_(ev.control_flow()) {
-    ev_.set_control_flow(ctx);
-  }
-  ~InContext() { ev_.set_control_flow(saved_); }
-
- private:
-  Evaluator& ev_;
-  ControlFlowContext* saved_;
-};
-
 Result<Node*> Build(Evaluator& ev, const std::string& op, std::vector<Output> inputs, AttrMap attrs,
                     const SourceSpan& span) {
   NodeSpec spec;

@@ -5,22 +5,11 @@
 
 namespace tfg {
 
-namespace {
+InContext::InContext(Evaluator& ev, ControlFlowContext* ctx) : ev_(ev), saved_(ev.control_flow()) {
+  ev_.set_control_flow(ctx);
+}
 
-// Builds nodes in `ctx` (null: outside every context) until destroyed.
-class ContextSwitch {
- public:
-  ContextSwitch(Evaluator& ev, ControlFlowContext* ctx) : ev_(ev), saved_(ev.control_flow()) {
-    ev_.set_control_flow(ctx);
-  }
-  ~ContextSwitch() { ev_.set_control_flow(saved_); }
-
- private:
-  Evaluator& ev_;
-  ControlFlowContext* saved_;
-};
-
-}  // namespace
+InContext::~InContext() { ev_.set_control_flow(saved_); }
 
 std::unique_ptr<ControlFlowContext> ControlFlowContext::Cond(ControlFlowContext* outer, Output pred, int branch) {
   std::unique_ptr<ControlFlowContext> c(new ControlFlowContext(Kind::kCond, outer));
@@ -58,7 +47,7 @@ Result<Output> ControlFlowContext::Capture(Evaluator& ev, const Output& o, const
   if (Contains(o)) return o;
   auto cached = captured_.find({o.node, o.index});
   if (cached != captured_.end()) return cached->second;
-  ContextSwitch in_outer(ev, outer_);
+  InContext in_outer(ev, outer_);
   Output outside = o;
   if (outer_ != nullptr) {
     TFG_ASSIGN_OR_RETURN(outside, outer_->Capture(ev, o, span));
@@ -92,7 +81,7 @@ Result<Node*> ControlFlowContext::Pivot(Evaluator& ev, const SourceSpan& span) {
   if (kind_ == Kind::kCond) {
     TFG_ASSIGN_OR_RETURN(p, Capture(ev, pred_, span));
   }
-  ContextSwitch inside(ev, this);
+  InContext inside(ev, this);
   NodeSpec spec;
   spec.op = "identity";
   spec.name = "pivot";

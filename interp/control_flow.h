@@ -25,6 +25,20 @@
 namespace tfg {
 
 class Evaluator;
+class ControlFlowContext;
+
+// Builds nodes in `ctx` (null: outside every context) until destroyed.
+class InContext {
+ public:
+  InContext(Evaluator& ev, ControlFlowContext* ctx);
+  ~InContext();
+  InContext(const InContext&) = delete;
+  InContext& operator=(const InContext&) = delete;
+
+ private:
+  Evaluator& ev_;
+  ControlFlowContext* saved_;
+};
 
 class ControlFlowContext {
  public:

@@ -6,53 +6,10 @@
 #include <unordered_map>
 
 #include "interp/optimizer_passes.h"
+#include "interp/run_signature.h"
 
 namespace tfg {
 namespace {
-
-std::string Describe(const Node& n) { return fmt::format("{} '{}'", n.op_name(), n.name()); }
-
-bool InGraph(const Graph& g, const Node* n) {
-  return n != nullptr && n->id() >= 0 && n->id() < g.num_nodes() && g.node(n->id()) == n;
-}
-
-// The same checks, and words, as the plan builder's: the optimizer runs
-// first, so it meets bad run arguments first.
-Status CheckOutput(const Graph& g, const Output& o, const char* what) {
-  if (!InGraph(g, o.node)) return InvalidArgument("a {} refers to a node that is not in this graph", what);
-  if (o.index >= 0 && o.index < o.node->num_outputs()) return Status::OK();
-  Status s = o.node->num_outputs() == 0
-                 ? InvalidArgument("cannot {} {}: it has no outputs (run it as a target instead)", what,
-                                   Describe(*o.node))
-                 : InvalidArgument("cannot {} output {} of {}: it has {} output(s)", what, o.index, Describe(*o.node),
-                                   o.node->num_outputs());
-  return s.WithSpan(o.node->span());
-}
-
-// Which outputs are fed: per node id, the feed index of each output (-1).
-class FeedIndex {
- public:
-  Status Init(const Graph& g, const std::vector<Output>& feeds) {
-    for (size_t i = 0; i < feeds.size(); ++i) {
-      TFG_RETURN_IF_ERROR(CheckOutput(g, feeds[i], "feed"));
-      auto& slots = by_node_[feeds[i].node->id()];
-      slots.resize(feeds[i].node->num_outputs(), -1);
-      if (slots[feeds[i].index] >= 0) return InvalidArgument("{} is fed more than once", Describe(*feeds[i].node));
-      slots[feeds[i].index] = static_cast<int>(i);
-    }
-    return Status::OK();
-  }
-  int Find(const Output& o) const {
-    auto it = by_node_.find(o.node->id());
-    return it == by_node_.end() ? -1 : it->second[o.index];
-  }
-  // A node with a fed output is replaced by its feeds: control edges from
-  // it are satisfied without running it.
-  bool AnyFed(const Node* n) const { return by_node_.count(n->id()) > 0; }
-
- private:
-  std::unordered_map<int, std::vector<int>> by_node_;
-};
 
 // What the fetches and targets need, walking data and control inputs
 // backwards and stopping at fed outputs (as the plan builder prunes).
@@ -93,7 +50,7 @@ bool IsBackEdge(const Output& in, const Node& consumer) {
 Status CycleError(const std::vector<const Node*>& stuck) {
   const Node& n = *stuck.front();
   return Status(Code::kInvalidArgument,
-                fmt::format("the graph has a cycle through {} (check control dependencies)", Describe(n)), n.span());
+                fmt::format("the graph has a cycle through {} (check control dependencies)", DescribeNode(n)), n.span());
 }
 
 // Kahn's algorithm over the needed nodes, ties broken by node id. Control
@@ -225,7 +182,7 @@ Status Rewriter::CopyNode(const Node& n, bool drop_control) {
   if (node_images_[n.id()] != nullptr) return Status::OK();  // a fed placeholder that is also a target
   for (const Output& in : n.inputs()) {
     if (!Copied(in) && !(IsBackEdge(in, n) && Copied(n.inputs()[0]))) {
-      return Status(Code::kInternal, fmt::format("optimizing: an input of {} is not ready", Describe(n)), n.span());
+      return Status(Code::kInternal, fmt::format("optimizing: an input of {} is not ready", DescribeNode(n)), n.span());
     }
   }
   NodeSpec spec = SpecFor(n, drop_control);
@@ -338,7 +295,7 @@ Result<Pass> RunPass(const Graph& g, const std::vector<Output>& feeds, const std
                      const std::vector<Node*>& targets, const OptimizeOptions& options, bool optimize, Device* cpu) {
   FeedIndex index;
   TFG_RETURN_IF_ERROR(index.Init(g, feeds));
-  for (const Output& f : fetches) TFG_RETURN_IF_ERROR(CheckOutput(g, f, "fetch"));
+  for (const Output& f : fetches) TFG_RETURN_IF_ERROR(CheckRunOutput(g, f, "fetch"));
   for (const Node* t : targets) {
     if (!InGraph(g, t)) return InvalidArgument("a run target refers to a node that is not in this graph");
   }

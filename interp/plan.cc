@@ -5,54 +5,11 @@
 #include <unordered_map>
 
 #include "devices/device.h"
+#include "interp/run_signature.h"
 #include "ops/framework/op_registry.h"
 
 namespace tfg {
 namespace {
-
-std::string Describe(const Node& n) { return fmt::format("{} '{}'", n.op_name(), n.name()); }
-
-bool InGraph(const Graph& g, const Node* n) {
-  return n != nullptr && n->id() >= 0 && n->id() < g.num_nodes() && g.node(n->id()) == n;
-}
-
-Status CheckOutput(const Graph& g, const Output& o, const char* what) {
-  if (!InGraph(g, o.node)) return InvalidArgument("a {} refers to a node that is not in this graph", what);
-  if (o.index >= 0 && o.index < o.node->num_outputs()) return Status::OK();
-  Status s = o.node->num_outputs() == 0
-                 ? InvalidArgument("cannot {} {}: it has no outputs (run it as a target instead)", what,
-                                   Describe(*o.node))
-                 : InvalidArgument("cannot {} output {} of {}: it has {} output(s)", what, o.index, Describe(*o.node),
-                                   o.node->num_outputs());
-  return s.WithSpan(o.node->span());
-}
-
-// Which outputs are fed: per node id, the feed index of each output (-1).
-class FeedIndex {
- public:
-  Status Init(const Graph& g, const std::vector<Output>& feeds) {
-    for (size_t i = 0; i < feeds.size(); ++i) {
-      TFG_RETURN_IF_ERROR(CheckOutput(g, feeds[i], "feed"));
-      auto& slots = by_node_[feeds[i].node->id()];
-      slots.resize(feeds[i].node->num_outputs(), -1);
-      if (slots[feeds[i].index] >= 0) {
-        return InvalidArgument("{} is fed more than once", Describe(*feeds[i].node));
-      }
-      slots[feeds[i].index] = static_cast<int>(i);
-    }
-    return Status::OK();
-  }
-  int Find(const Output& o) const {
-    auto it = by_node_.find(o.node->id());
-    return it == by_node_.end() ? -1 : it->second[o.index];
-  }
-  // A node with a fed output is replaced by its feeds: control edges from
-  // it are satisfied without running it.
-  bool AnyFed(const Node* n) const { return by_node_.count(n->id()) > 0; }
-
- private:
-  std::unordered_map<int, std::vector<int>> by_node_;
-};
 
 class PlanBuilder {
  public:
@@ -148,7 +105,7 @@ class PlanBuilder {
     for (size_t i = 0; i < nodes.size(); ++i) {
       if (indegree[i] == 0) continue;
       return Status(Code::kInvalidArgument,
-                    fmt::format("the graph has a cycle through {} (check control dependencies)", Describe(*nodes[i])),
+                    fmt::format("the graph has a cycle through {} (check control dependencies)", DescribeNode(*nodes[i])),
                     nodes[i]->span());
     }
     return Internal("topological sort lost nodes");
@@ -259,7 +216,7 @@ Status PlanBuilder::Wire(const std::vector<Output>& fetches) {
         if (pn.frame != 0) {
           return Status(Code::kInvalidArgument,
                         fmt::format("cannot feed {}: {} reads it inside a while_loop", inputs[k].name(),
-                                    Describe(*pn.node)),
+                                    DescribeNode(*pn.node)),
                         pn.node->span());
         }
         plan_->feed_edges.push_back({feed, static_cast<int32_t>(i), slot});
@@ -300,7 +257,7 @@ Status PlanBuilder::Wire(const std::vector<Output>& fetches) {
   for (const PlanNode& pn : plan_->nodes) {
     plan_->frames[pn.frame].initial_pending.push_back(pn.initial_pending);
     if (pn.initial_pending == 0 && pn.frame != 0) {
-      return Status(Code::kInternal, fmt::format("{} runs in a loop but has no inputs", Describe(*pn.node)),
+      return Status(Code::kInternal, fmt::format("{} runs in a loop but has no inputs", DescribeNode(*pn.node)),
                     pn.node->span());
     }
   }
@@ -410,7 +367,7 @@ void Plan::ReleaseSlots(std::unique_ptr<StepSlots> slots) const {
 }
 
 Status AnnotateNodeError(Status status, const Node& node) {
-  std::string who = Describe(node);
+  std::string who = DescribeNode(node);
   if (status.message().rfind(who, 0) != 0) status.Prepend(who + ": ");
   status.WithSpan(node.span());
   return status;
@@ -421,7 +378,7 @@ Result<std::shared_ptr<Plan>> BuildPlan(const Graph& graph, const std::vector<Ou
                                         Device* device) {
   FeedIndex feed_index;
   TFG_RETURN_IF_ERROR(feed_index.Init(graph, feeds));
-  for (const Output& f : fetches) TFG_RETURN_IF_ERROR(CheckOutput(graph, f, "fetch"));
+  for (const Output& f : fetches) TFG_RETURN_IF_ERROR(CheckRunOutput(graph, f, "fetch"));
   for (const Node* t : targets) {
     if (!InGraph(graph, t)) return InvalidArgument("a run target refers to a node that is not in this graph");
   }
