@@ -169,14 +169,16 @@ Result<std::vector<Tensor>> Step::Run(const std::vector<Tensor>& feeds, double t
   if (plan_->roots.empty()) return std::move(fetched_);
   CancellationManager::Token token = 0;
   if (external) {
-    token = external->Register([this] { Cancel(Error(Code::kCancelled, "the run was cancelled")); });
+    // The callback holds the step: it may still run while Run returns.
+    token = external->Register(
+        [self = shared_from_this()] { self->Cancel(Error(Code::kCancelled, "the run was cancelled")); });
     if (token == CancellationManager::kAlreadyCancelled) Cancel(Error(Code::kCancelled, "the run was cancelled"));
   }
   ReadyQueue q;
   for (int32_t r : plan_->roots) q.push(TaggedNode{r, false, &root_, 0, root_.iterations[0].get()});
-  // The caller must stay free to notice a deadline or a hang: then
-  // everything runs on the pool.
-  // Only a plan with asynchronous kernels can hang waiting on others.
+  // Only a plan with asynchronous kernels can hang waiting on others. The
+  // caller must stay free to notice a deadline or a hang: then everything
+  // runs on the pool.
   if (!plan_->has_async) env_.hang_timeout_seconds = 0;
   if (timeout_seconds > 0 || env_.hang_timeout_seconds > 0) {
     ScheduleAll(q);
