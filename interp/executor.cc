@@ -222,7 +222,8 @@ void Step::Process(const TaggedNode& t, ReadyQueue& q) {
   done.dead = t.dead || !ok;
   ReadyQueue ready;
   int32_t queued = Propagate(done, outs, ready);
-  completed_.fetch_add(1, std::memory_order_relaxed);
+  // Only the watchdog reads it, and only plans with async kernels have one.
+  if (env_.hang_timeout_seconds > 0) completed_.fetch_add(1, std::memory_order_relaxed);
   // Counted before any of them can run and finish elsewhere.
   if (queued > 1) outstanding_.fetch_add(queued - 1, std::memory_order_acq_rel);
   // Cheap nodes and one expensive one continue on this thread; other
