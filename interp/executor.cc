@@ -95,36 +95,6 @@ NonFiniteCount CountNonFinite(const Tensor& t) {
   }
 }
 
-// Outputs of one kernel run: constructed in place for the usual few (a
-// loop runs millions of small nodes; each tensor built costs).
-class OutputBuffer {
- public:
-  explicit OutputBuffer(int32_t n) : n_(n) {
-    if (n_ > kInline) {
-      heap_.resize(n_);
-    } else {
-      for (int32_t i = 0; i < n_; ++i) new (&inline_[i]) Tensor();
-    }
-  }
-  ~OutputBuffer() {
-    if (n_ <= kInline) {
-      for (int32_t i = 0; i < n_; ++i) reinterpret_cast<Tensor*>(&inline_[i])->~Tensor();
-    }
-  }
-  OutputBuffer(const OutputBuffer&) = delete;
-  OutputBuffer& operator=(const OutputBuffer&) = delete;
-  Tensor* data() { return n_ > kInline ? heap_.data() : reinterpret_cast<Tensor*>(&inline_[0]); }
-
- private:
-  static constexpr int32_t kInline = 4;
-  int32_t n_;
-  struct alignas(Tensor) Slot {
-    unsigned char bytes[sizeof(Tensor)];
-  };
-  std::array<Slot, kInline> inline_;
-  std::vector<Tensor> heap_;
-};
-
 // What an asynchronous kernel needs until its `done` runs.
 struct AsyncCall {
   AsyncCall(const PlanNode& pn, Tensor* inputs, ResourceMgr* resources, const StepInfo* info)
@@ -202,21 +172,7 @@ void Step::Process(const TaggedNode& t, ReadyQueue& q) {
     RunAsync(t);
     return;
   }
-  bool ok = true;
-  Status forward_status;
-  if (run && pn.kind != NodeKind::kOp && ForwardControlFlow(pn, t, outs, forward_status)) {
-    ok = forward_status.ok();
-    if (!ok) Fail(pn, std::move(forward_status));
-  } else if (run) {
-    Tensor* inputs = t.slots->inputs.data() + pn.input_start;
-    OpKernelContext ctx(&pn.construction, inputs, pn.num_inputs, outs, pn.num_outputs, env_.resources, &info_);
-    const int64_t start = Timed() ? NowNanos() : 0;
-    Status s = pn.kernel->Compute(ctx);
-    if (Timed()) RecordKernel(pn, start);
-    if (s.ok()) s = CheckNodeOutputs(pn, outs);
-    ok = s.ok();
-    if (!ok) Fail(pn, std::move(s));
-  }
+  const bool ok = !run || Compute(pn, t.slots->inputs.data() + pn.input_start, outs);
   ClearInputs(t);
   TaggedNode done = t;
   done.dead = t.dead || !ok;
@@ -231,6 +187,20 @@ void Step::Process(const TaggedNode& t, ReadyQueue& q) {
   bool kept = false;
   while (!ready.empty()) MakeReady(ready.pop(), q, kept);
   if (queued == 0) Retire();
+}
+
+bool Step::Compute(const PlanNode& pn, Tensor* inputs, Tensor* outs) {
+  Status s;
+  if (pn.kind == NodeKind::kOp || !ForwardControlFlow(pn, inputs, outs, s)) {
+    OpKernelContext ctx(&pn.construction, inputs, pn.num_inputs, outs, pn.num_outputs, env_.resources, &info_);
+    const int64_t start = Timed() ? NowNanos() : 0;
+    s = pn.kernel->Compute(ctx);
+    if (Timed()) RecordKernel(pn, start);
+    if (s.ok()) s = CheckNodeOutputs(pn, outs);
+  }
+  if (s.ok()) return true;
+  Fail(pn, std::move(s));
+  return false;
 }
 
 // One node finished without making another ready: the step may be over.

@@ -17,8 +17,7 @@
 
 namespace tfg {
 
-bool Step::ForwardControlFlow(const PlanNode& pn, const TaggedNode& t, Tensor* outs, Status& status) {
-  Tensor* inputs = t.slots->inputs.data() + pn.input_start;
+bool Step::ForwardControlFlow(const PlanNode& pn, Tensor* inputs, Tensor* outs, Status& status) {
   switch (pn.kind) {
     case NodeKind::kEnter:
     case NodeKind::kExit:
@@ -103,7 +102,9 @@ int32_t Step::PropagateFrames(const TaggedNode& t, Tensor* outs, ReadyQueue& q) 
   const PlanNode& pn = plan_->nodes[t.id];
   FrameState* f = t.frame;
   int32_t queued = 0;
-  if (pn.kind == NodeKind::kEnter) {
+  if (pn.kind == NodeKind::kEnter && plan_->frames[pn.enter_frame].sequential) {
+    queued += EnterSequential(ChildFrame(f, t.iter, pn.enter_frame), t, outs, q);
+  } else if (pn.kind == NodeKind::kEnter) {
     FrameState* child = ChildFrame(f, t.iter, pn.enter_frame);
     bool child_done = false;
     {
@@ -152,33 +153,13 @@ int32_t Step::PropagateFrames(const TaggedNode& t, Tensor* outs, ReadyQueue& q) 
 // Hands `pn`'s outputs (all dead when `dead`; `outs` may then be null) to
 // its consumers in iteration `iter` of `f`. Called with f->mu held.
 int32_t Step::Activate(FrameState* f, int64_t iter, const PlanNode& pn, Tensor* outs, bool dead, ReadyQueue& q) {
-  const Plan& p = *plan_;
   StepSlots* it = f->Iteration(iter);
   int32_t queued = 0;
-  auto ready = [&](int32_t dst, bool dst_dead) {
+  ActivateIn(it, pn, outs, dead, [&](int32_t dst, bool dst_dead) {
     q.push(TaggedNode{dst, dst_dead, f, iter, it});
     ++it->outstanding_ops;
     ++queued;
-  };
-  for (int32_t e = pn.edges_begin; e < pn.edges_end; ++e) {
-    const PlanEdge& edge = p.edges[e];
-    if (edge.dst_node < 0) {
-      Fetch(edge, outs, dead);
-      continue;
-    }
-    const PlanNode& dst = p.nodes[edge.dst_node];
-    bool dst_dead = false;
-    bool is_ready = dst.kind == NodeKind::kMerge ? ActivateMerge(it, pn, dst, &edge, outs, dead, dst_dead)
-                                                 : ActivateOp(it, dst, &edge, outs, dead, dst_dead);
-    if (is_ready) ready(edge.dst_node, dst_dead);
-  }
-  for (int32_t c = pn.control_begin; c < pn.control_end; ++c) {
-    const PlanNode& dst = p.nodes[p.control_edges[c]];
-    bool dst_dead = false;
-    bool is_ready = dst.kind == NodeKind::kMerge ? ActivateMerge(it, pn, dst, nullptr, outs, dead, dst_dead)
-                                                 : ActivateOp(it, dst, nullptr, outs, dead, dst_dead);
-    if (is_ready) ready(p.control_edges[c], dst_dead);
-  }
+  });
   return queued;
 }
 
@@ -209,7 +190,7 @@ bool Step::ActivateMerge(StepSlots* it, const PlanNode& src, const PlanNode& dst
 }
 
 // Any other node waits for all its inputs; one dead input makes it dead,
-// and so does a control edge from a dead node.
+// and so does a control edge from a dead node (but not a control_trigger).
 bool Step::ActivateOp(StepSlots* it, const PlanNode& dst, const PlanEdge* e, Tensor* outs, bool dead,
                          bool& dst_dead) {
   if (e != nullptr && !dead && outs[e->src_output].IsInitialized()) {
@@ -222,7 +203,7 @@ bool Step::ActivateOp(StepSlots* it, const PlanNode& dst, const PlanEdge* e, Ten
   const int32_t left = pending.load(std::memory_order_relaxed) - 1;
   pending.store(left, std::memory_order_relaxed);
   const bool is_ready = left == 0;
-  dst_dead = it->dead[dst.local] > 0;
+  dst_dead = it->dead[dst.local] > 0 && dst.kind != NodeKind::kControlTrigger;
   return is_ready;
 }
 

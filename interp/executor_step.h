@@ -26,6 +26,37 @@ namespace tfg {
 
 struct FrameState;
 
+// Outputs of one kernel run: constructed in place for the usual few (a
+// loop runs millions of small nodes; each tensor built costs).
+class OutputBuffer {
+ public:
+  explicit OutputBuffer(int32_t n) : n_(n) {
+    if (n_ > kInline) {
+      heap_.resize(n_);
+    } else {
+      for (int32_t i = 0; i < n_; ++i) new (&inline_[i]) Tensor();
+    }
+  }
+  ~OutputBuffer() {
+    if (n_ <= kInline) {
+      for (int32_t i = 0; i < n_; ++i) reinterpret_cast<Tensor*>(&inline_[i])->~Tensor();
+    }
+  }
+  OutputBuffer(const OutputBuffer&) = delete;
+  OutputBuffer& operator=(const OutputBuffer&) = delete;
+  Tensor* data() { return n_ > kInline ? heap_.data() : reinterpret_cast<Tensor*>(&inline_[0]); }
+
+ private:
+  static constexpr int32_t kInline = 4;
+  int32_t n_;
+  struct alignas(Tensor) Slot {
+    unsigned char bytes[sizeof(Tensor)];
+  };
+  std::array<Slot, kInline> inline_;
+  std::vector<Tensor> heap_;
+};
+
+
 // A node to run in one iteration of one live frame. `dead`: it had a dead
 // input, so it only passes deadness on.
 // Trivial (no member initializers): a ReadyQueue's inline array of them is
@@ -95,6 +126,8 @@ struct FrameState {
   std::vector<std::pair<int32_t, Tensor>> deferred_next;
   // Exits reached dead in the newest iteration: dead in the parent once the frame ends.
   std::vector<int32_t> dead_exits;
+  // Sequential frames: the loop variables' values from their enters.
+  std::vector<std::pair<int32_t, Tensor>> entered;
   // Iteration states of ended iterations, reset for the next ones: a long
   // loop allocates only as many as run at once.
   std::vector<std::unique_ptr<StepSlots>> free_slots;
@@ -115,6 +148,9 @@ class Step : public std::enable_shared_from_this<Step> {
     while (!q.empty()) Process(q.pop(), q);
   }
   void Process(const TaggedNode& t, ReadyQueue& q);
+  // Runs `pn` on `inputs` (a kernel, or a switch/merge/... forwarding);
+  // false when it failed, which cancels the step.
+  bool Compute(const PlanNode& pn, Tensor* inputs, Tensor* outs);
   void RunAsync(const TaggedNode& t);
   void MakeReady(const TaggedNode& t, ReadyQueue& q, bool& kept_expensive);
   void ScheduleAll(ReadyQueue& q);
@@ -138,6 +174,10 @@ class Step : public std::enable_shared_from_this<Step> {
   int32_t PropagateFrames(const TaggedNode& t, Tensor* outs, ReadyQueue& q);
   void Fetch(const PlanEdge& e, Tensor* outs, bool dead);
   int32_t Activate(FrameState* f, int64_t iter, const PlanNode& pn, Tensor* outs, bool dead, ReadyQueue& q);
+  // The same into the slots `it`, calling ready(node, dead) for each node
+  // it makes ready.
+  template <typename OnReady>
+  void ActivateIn(StepSlots* it, const PlanNode& pn, Tensor* outs, bool dead, OnReady&& ready);
   bool ActivateMerge(StepSlots* it, const PlanNode& src, const PlanNode& dst, const PlanEdge* e, Tensor* outs,
                         bool dead, bool& dst_dead);
   bool ActivateOp(StepSlots* it, const PlanNode& dst, const PlanEdge* e, Tensor* outs, bool dead, bool& dst_dead);
@@ -150,7 +190,11 @@ class Step : public std::enable_shared_from_this<Step> {
   void ClearInputs(const TaggedNode& t);
   // Switch and merge without a kernel call: false when the general kernel
   // must run (a merge whose value_index is used).
-  bool ForwardControlFlow(const PlanNode& pn, const TaggedNode& t, Tensor* outs, Status& status);
+  bool ForwardControlFlow(const PlanNode& pn, Tensor* inputs, Tensor* outs, Status& status);
+
+  // ---- executor_sequential.cc: loops run on one thread
+  int32_t EnterSequential(FrameState* child, const TaggedNode& t, Tensor* outs, ReadyQueue& q);
+  void RunSequential(FrameState* f, ReadyQueue& q, int32_t& queued);
 
   // First member, so it is destroyed last: the session may go away as soon
   // as it is released, and nothing of the step may be touched after that.
@@ -179,5 +223,29 @@ class Step : public std::enable_shared_from_this<Step> {
   // Asynchronous kernels that have not finished, for the watchdog.
   std::map<OpKernelContext*, int32_t> waiting_;  // guarded by mu_
 };
+
+template <typename OnReady>
+void Step::ActivateIn(StepSlots* it, const PlanNode& pn, Tensor* outs, bool dead, OnReady&& ready) {
+  const Plan& p = *plan_;
+  for (int32_t e = pn.edges_begin; e < pn.edges_end; ++e) {
+    const PlanEdge& edge = p.edges[e];
+    if (edge.dst_node < 0) {
+      Fetch(edge, outs, dead);
+      continue;
+    }
+    const PlanNode& dst = p.nodes[edge.dst_node];
+    bool dst_dead = false;
+    bool is_ready = dst.kind == NodeKind::kMerge ? ActivateMerge(it, pn, dst, &edge, outs, dead, dst_dead)
+                                                 : ActivateOp(it, dst, &edge, outs, dead, dst_dead);
+    if (is_ready) ready(edge.dst_node, dst_dead);
+  }
+  for (int32_t c = pn.control_begin; c < pn.control_end; ++c) {
+    const PlanNode& dst = p.nodes[p.control_edges[c]];
+    bool dst_dead = false;
+    bool is_ready = dst.kind == NodeKind::kMerge ? ActivateMerge(it, pn, dst, nullptr, outs, dead, dst_dead)
+                                                 : ActivateOp(it, dst, nullptr, outs, dead, dst_dead);
+    if (is_ready) ready(p.control_edges[c], dst_dead);
+  }
+}
 
 }  // namespace tfg

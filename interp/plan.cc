@@ -25,6 +25,7 @@ class PlanBuilder {
     Layout();
     TFG_RETURN_IF_ERROR(Wire(fetches));
     TFG_RETURN_IF_ERROR(CreateKernels());
+    MarkSequentialFrames();
     return plan_;
   }
 
@@ -189,6 +190,7 @@ class PlanBuilder {
   void SetKinds();
   void Flatten(std::vector<std::vector<PlanEdge>>& out, std::vector<std::vector<int32_t>>& control);
   Status CreateKernels();
+  void MarkSequentialFrames();
 
   const Graph& g_;
   const FeedIndex& feeds_;
@@ -269,7 +271,8 @@ void PlanBuilder::SetKinds() {
                                                             {"merge", NodeKind::kMerge},
                                                             {"enter", NodeKind::kEnter},
                                                             {"exit", NodeKind::kExit},
-                                                            {"next_iteration", NodeKind::kNextIteration}};
+                                                            {"next_iteration", NodeKind::kNextIteration},
+                                                            {"control_trigger", NodeKind::kControlTrigger}};
   for (PlanNode& pn : plan_->nodes) {
     for (const auto& [op, kind] : kKinds) {
       if (pn.node->op_name() == op) pn.kind = kind;
@@ -325,6 +328,32 @@ Status PlanBuilder::CreateKernels() {
     plan_->has_async = plan_->has_async || pn.async;
   }
   return Status::OK();
+}
+
+// A loop of small computations runs several times faster on one thread,
+// without a lock or an atomic per node, than scheduled node by node, and
+// running its iterations in parallel would gain nothing. Tensors of up to
+// this many elements count as small.
+constexpr int64_t kSmallElements = 4096;
+
+bool SmallShape(const PartialShape& s) { return s.fully_defined() && s.num_elements() <= kSmallElements; }
+
+bool CheapInLoop(const PlanNode& pn) {
+  if (pn.async || pn.kind == NodeKind::kEnter || pn.merge_index_used) return false;
+  if (pn.kind != NodeKind::kOp || !pn.expensive) return true;
+  for (const Output& in : pn.node->inputs()) {
+    if (!SmallShape(in.shape())) return false;
+  }
+  for (const PartialShape& s : pn.node->output_shapes()) {
+    if (!SmallShape(s)) return false;
+  }
+  return true;
+}
+
+void PlanBuilder::MarkSequentialFrames() {
+  std::vector<char> cheap(plan_->frames.size(), 1);
+  for (const PlanNode& pn : plan_->nodes) cheap[pn.frame] = cheap[pn.frame] && CheapInLoop(pn);
+  for (size_t f = 1; f < plan_->frames.size(); ++f) plan_->frames[f].sequential = cheap[f];
 }
 
 }  // namespace

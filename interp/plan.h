@@ -38,7 +38,8 @@ struct FeedEdge {
 // are handled by the executor itself: a merge is ready at its first live
 // input, enter/exit/next_iteration move tensors between frames and
 // iterations. Everything else is an ordinary kernel.
-enum class NodeKind : uint8_t { kOp, kSwitch, kMerge, kEnter, kExit, kNextIteration };
+// kControlTrigger: runs (as an op) even when a control input is dead.
+enum class NodeKind : uint8_t { kOp, kSwitch, kMerge, kEnter, kExit, kNextIteration, kControlTrigger };
 
 // Everything the executor needs about one node. Per-step state (pending
 // counts, tensors) lives in the step, not here: a plan is shared by
@@ -73,6 +74,10 @@ struct StaticFrame {
   int32_t num_input_slots = 0;
   int32_t num_enters = 0;  // enter nodes into it: all must arrive before it can finish
   int32_t parallel_iterations = 1;
+  // Every node is a small CPU computation or control flow, with no loop
+  // inside: each live instance runs start to end on the thread that
+  // delivers its last enter (interp/executor_sequential.cc).
+  bool sequential = false;
   std::vector<int32_t> initial_pending;  // by local index
 };
 

@@ -29,7 +29,7 @@ TFG_REGISTER_OP(OpDefBuilder("enter")
                     .Attr("parallel_iterations", AttrType::kInt, int64_t{10},
                           "how many iterations may run at once")
                     .SetShapeFn(shape_fns::Unchanged)
-                    .NoGradient("gradients through while_loop are not supported yet")
+                    .NoGradient("differentiated with its whole while_loop, not on its own")
                     .Doc("Passes a tensor into a while_loop's frame. Built by while_loop."));
 TFG_REGISTER_KERNEL(KernelDef("enter", DeviceType::kCpu).Create<ForwardKernel>());
 
@@ -38,7 +38,7 @@ TFG_REGISTER_OP(OpDefBuilder("exit")
                     .Output("output", "T")
                     .TypeAttr("T", AllTypes())
                     .SetShapeFn(shape_fns::Unchanged)
-                    .NoGradient("gradients through while_loop are not supported yet")
+                    .NoGradient("differentiated with its whole while_loop, not on its own")
                     .Doc("Passes a loop variable's final value out of a while_loop's frame. Built by while_loop."));
 TFG_REGISTER_KERNEL(KernelDef("exit", DeviceType::kCpu).Create<ForwardKernel>());
 
@@ -47,7 +47,7 @@ TFG_REGISTER_OP(OpDefBuilder("next_iteration")
                     .Output("output", "T")
                     .TypeAttr("T", AllTypes())
                     .SetShapeFn(shape_fns::Unchanged)
-                    .NoGradient("gradients through while_loop are not supported yet")
+                    .NoGradient("differentiated with its whole while_loop, not on its own")
                     .Doc("Passes a loop variable to the next iteration of a while_loop. Built by while_loop."));
 TFG_REGISTER_KERNEL(KernelDef("next_iteration", DeviceType::kCpu).Create<ForwardKernel>());
 

@@ -45,7 +45,9 @@ Status MergeShape(ShapeContext& c) {
 Status MergeGrad(GradContext& g) {
   const std::string* pred = g.node->attr<std::string>("pred");
   if (pred == nullptr || pred->empty() || g.node->inputs().size() != 2) {
-    return Unimplemented("gradients through while_loop are not supported yet");
+    // A while_loop's merges never get here: grad() differentiates a loop
+    // whole (ops/framework/while_gradients.cc).
+    return Unimplemented("gradients through a merge that cond did not build are not supported yet");
   }
   size_t colon = pred->rfind(':');
   Node* pred_node = g.graph->FindNode(pred->substr(0, colon));

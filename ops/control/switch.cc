@@ -27,11 +27,21 @@ Status SwitchShape(ShapeContext& c) {
 }
 
 // The gradient of a switch merges the gradients of its two outputs: only
-// the branch that ran produced a live one.
+// the branch that ran produced a live one. A branch that passes no
+// gradient back gets zeros switched by the same predicate, live exactly
+// when that branch ran. (Not zeros shaped like the switch's output: inside
+// a while_loop that would be a value saved from the forward pass, dead in
+// the iterations that took the other branch.)
 Status SwitchGrad(GradContext& g) {
-  TFG_ASSIGN_OR_RETURN(Output if_false, g.OutputGrad(0));
-  TFG_ASSIGN_OR_RETURN(Output if_true, g.OutputGrad(1));
-  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op("merge", {if_false, if_true}));
+  Output grads[2] = {g.output_grads[0], g.output_grads[1]};
+  if (!grads[0].node || !grads[1].node) {
+    TFG_ASSIGN_OR_RETURN(Output zeros, g.Op("zeros_like", {g.input(0)}));
+    TFG_ASSIGN_OR_RETURN(Node * sw, g.OpNode("switch", {zeros, g.input(1)}));
+    for (int i = 0; i < 2; ++i) {
+      if (!grads[i].node) grads[i] = sw->output(i);
+    }
+  }
+  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op("merge", {grads[0], grads[1]}));
   return Status::OK();
 }
 

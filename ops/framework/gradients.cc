@@ -1,5 +1,7 @@
 #include "ops/framework/gradients.h"
 
+#include "ops/framework/backprop.h"
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -58,12 +60,6 @@ Result<Output> GradContext::Unbroadcast(Output grad, Output like) {
 
 namespace {
 
-struct OutputKey {
-  int node;
-  int index;
-  bool operator<(const OutputKey& o) const { return node != o.node ? node < o.node : index < o.index; }
-};
-
 // Nodes reachable forward from `from` along data edges. Ids are in
 // topological order (a node's inputs have smaller ids) except for a
 // while_loop's back edge into its merge, so the sweep repeats until
@@ -114,87 +110,79 @@ std::vector<bool> BackwardReach(const Graph& g, const std::vector<Output>& from)
   return reach;
 }
 
-class Backprop {
- public:
-  Backprop(Graph& g, const SourceSpan& span) : g_(g), span_(span) {}
+}  // namespace
 
-  void Contribute(Output at, Output grad) { pending_[{at.node->id(), at.index}].push_back(grad); }
+void Backprop::Contribute(Output at, Output grad) { pending_[{at.node->id(), at.index}].push_back(grad); }
 
-  // The sum of every contribution to `at`; node==nullptr when none.
-  Result<Output> Total(Output at) {
-    auto it = pending_.find({at.node->id(), at.index});
-    if (it == pending_.end() || it->second.empty()) return Output{};
-    std::vector<Output>& parts = it->second;
-    Output sum = parts[0];
-    for (size_t i = 1; i < parts.size(); ++i) {
-      NodeSpec spec{"add", {sum, parts[i]}, {}, {}, "gradients/" + at.node->name() + "/sum", "", at.node->span()};
-      TFG_ASSIGN_OR_RETURN(Node * n, g_.AddNode(std::move(spec)));
-      sum = n->output(0);
-    }
-    parts.assign(1, sum);
-    return sum;
+void Backprop::AddBlocked(const std::vector<std::pair<Node*, std::string>>& more) {
+  blocked_.insert(blocked_.end(), more.begin(), more.end());
+}
+
+Result<Output> Backprop::Total(Output at) {
+  auto it = pending_.find({at.node->id(), at.index});
+  if (it == pending_.end() || it->second.empty()) return Output{};
+  std::vector<Output>& parts = it->second;
+  Output sum = parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) {
+    NodeSpec spec{"add", {sum, parts[i]}, {}, {}, "gradients/" + at.node->name() + "/sum", "", at.node->span()};
+    TFG_ASSIGN_OR_RETURN(Node * n, g_.AddNode(std::move(spec)));
+    sum = n->output(0);
   }
+  parts.assign(1, sum);
+  return sum;
+}
 
-  Status Step(Node* node, const std::vector<bool>& relevant) {
-    // A node none of whose inputs leads back to an x (an x's own producer)
-    // has nothing to pass on: its op need not be differentiable.
-    bool feeds_x = false;
-    for (const Output& in : node->inputs()) feeds_x = feeds_x || (relevant[in.node->id()] && IsFloat(in.dtype()));
-    if (!feeds_x) {
-      for (size_t i = 0; i < node->inputs().size(); ++i) {
-        if (relevant[node->inputs()[i].node->id()]) Block(node, i, "is not a float tensor");
-      }
-      return Status::OK();
-    }
-    GradContext ctx{&g_, node, {}, {}};
-    bool any = false;
-    for (int i = 0; i < node->num_outputs(); ++i) {
-      TFG_ASSIGN_OR_RETURN(Output total, Total(node->output(i)));
-      any = any || total.node != nullptr;
-      ctx.output_grads.push_back(total);
-    }
-    if (!any) return Status::OK();
-    const OpDef& op = node->op();
-    if (!op.grad_fn) {
-      if (!op.no_gradient_reason.empty()) {
-        blocked_.push_back({node, op.no_gradient_reason});
-        return Status::OK();
-      }
-      Status s(Code::kUnimplemented, fmt::format("no gradient is defined for op '{}' (node '{}')", op.name, node->name()),
-               node->span());
-      return s.AddNote(span_, "gradient requested here");
-    }
-    ctx.input_grads.assign(node->inputs().size(), Output{});
-    Status s = op.grad_fn(ctx);
-    if (!s.ok()) return s.WithSpan(node->span());
+Status Backprop::Step(Node* node, const std::vector<bool>& relevant) {
+  // A node none of whose inputs leads back to an x (an x's own producer)
+  // has nothing to pass on: its op need not be differentiable.
+  bool feeds_x = false;
+  for (const Output& in : node->inputs()) feeds_x = feeds_x || (relevant[in.node->id()] && IsFloat(in.dtype()));
+  if (!feeds_x) {
     for (size_t i = 0; i < node->inputs().size(); ++i) {
-      Output in = node->inputs()[i];
-      if (!relevant[in.node->id()] || !IsFloat(in.dtype())) continue;
-      if (ctx.input_grads[i].node) {
-        Contribute(in, ctx.input_grads[i]);
-      } else {
-        Block(node, i, "gets no gradient from it");
-      }
+      if (relevant[node->inputs()[i].node->id()]) Block(node, i, "is not a float tensor");
     }
     return Status::OK();
   }
-
-  // Nodes on a path from an x to a y through which no gradient passed
-  // (no-gradient ops, integer edges) and why, in the order they were met.
-  const std::vector<std::pair<Node*, std::string>>& blocked() const { return blocked_; }
-
- private:
-  Graph& g_;
-  SourceSpan span_;
-  std::map<OutputKey, std::vector<Output>> pending_;
-  std::vector<std::pair<Node*, std::string>> blocked_;
-
-  void Block(Node* node, size_t input, const char* why) {
-    const std::vector<ArgDef>& args = node->op().inputs;
-    const std::string arg = input < args.size() && !args[input].is_list ? args[input].name : std::to_string(input);
-    blocked_.push_back({node, fmt::format("its input '{}' ({}) {}", arg, DTypeName(node->input_types()[input]), why)});
+  GradContext ctx{&g_, node, {}, {}};
+  bool any = false;
+  for (int i = 0; i < node->num_outputs(); ++i) {
+    TFG_ASSIGN_OR_RETURN(Output total, Total(node->output(i)));
+    any = any || total.node != nullptr;
+    ctx.output_grads.push_back(total);
   }
-};
+  if (!any) return Status::OK();
+  const OpDef& op = node->op();
+  if (!op.grad_fn) {
+    if (!op.no_gradient_reason.empty()) {
+      blocked_.push_back({node, op.no_gradient_reason});
+      return Status::OK();
+    }
+    Status s(Code::kUnimplemented, fmt::format("no gradient is defined for op '{}' (node '{}')", op.name, node->name()),
+             node->span());
+    return s.AddNote(span_, "gradient requested here");
+  }
+  ctx.input_grads.assign(node->inputs().size(), Output{});
+  Status s = op.grad_fn(ctx);
+  if (!s.ok()) return s.WithSpan(node->span());
+  for (size_t i = 0; i < node->inputs().size(); ++i) {
+    Output in = node->inputs()[i];
+    if (!relevant[in.node->id()] || !IsFloat(in.dtype())) continue;
+    if (ctx.input_grads[i].node) {
+      Contribute(in, ctx.input_grads[i]);
+    } else {
+      Block(node, i, "gets no gradient from it");
+    }
+  }
+  return Status::OK();
+}
+
+void Backprop::Block(Node* node, size_t input, const char* why) {
+  const std::vector<ArgDef>& args = node->op().inputs;
+  const std::string arg = input < args.size() && !args[input].is_list ? args[input].name : std::to_string(input);
+  blocked_.push_back({node, fmt::format("its input '{}' ({}) {}", arg, DTypeName(node->input_types()[input]), why)});
+}
+
+namespace {
 
 Status CheckFloat(const Output& o, const char* what, const SourceSpan& span) {
   if (IsFloat(o.dtype())) return Status::OK();
@@ -257,8 +245,19 @@ Result<std::vector<Output>> Differentiate(Graph& g, const std::vector<Output>& y
     bp.Contribute(ys[i], seed);
     top = std::max(top, ys[i].node->id());
   }
+  // A while_loop is differentiated whole, when the sweep reaches its
+  // newest node: everything that reads its exits has been swept by then.
+  std::vector<int> loop_of;
+  TFG_ASSIGN_OR_RETURN(std::vector<WhileLoopNodes> loops, FindWhileLoops(g, relevant, &loop_of));
+  // A y may be a loop's exit, built before the loop's body.
+  for (const WhileLoopNodes& loop : loops) top = std::max(top, loop.last_id());
   for (int id = top; id >= 0; --id) {
-    if (relevant[id]) TFG_RETURN_IF_ERROR(bp.Step(g.node(id), relevant));
+    if (loop_of[id] >= 0) {
+      const WhileLoopNodes& loop = loops[loop_of[id]];
+      if (id == loop.last_id()) TFG_RETURN_IF_ERROR(BackpropWhileLoop(g, loop, relevant, xs, bp, span));
+    } else if (relevant[id]) {
+      TFG_RETURN_IF_ERROR(bp.Step(g.node(id), relevant));
+    }
   }
   std::vector<Output> out;
   for (const Output& x : xs) {

@@ -1,0 +1,25 @@
+// control_trigger(): does nothing, and unlike every other op it runs even
+// when a control input is dead. grad() through a while_loop uses it to wait
+// for the iteration's saves, some of which are dead when they sit in the
+// branch of a cond that did not run (interp/executor_frames.cc).
+#include "ops/framework/op_registry.h"
+
+namespace tfg {
+namespace {
+
+class ControlTriggerKernel : public OpKernel {
+ public:
+  Status Compute(OpKernelContext&) override { return Status::OK(); }
+  bool IsExpensive() const override { return false; }
+};
+
+}  // namespace
+
+TFG_REGISTER_OP(OpDefBuilder("control_trigger")
+                    .SetShapeFn(shape_fns::NoOutputs)
+                    .NoGradient("no outputs")
+                    .Doc("Does nothing; runs once all its control inputs have finished, live or dead. Built by "
+                         "grad() through a while_loop."));
+TFG_REGISTER_KERNEL(KernelDef("control_trigger", DeviceType::kCpu).Create<ControlTriggerKernel>());
+
+}  // namespace tfg

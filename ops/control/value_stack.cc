@@ -1,0 +1,90 @@
+// value_stack() makes a step's value store and outputs its handle;
+// value_stack_close(handle) frees it once the backward loop has read it.
+#include "ops/control/value_stack.h"
+
+#include "ops/framework/op_registry.h"
+
+namespace tfg {
+
+std::string ValueStack::DebugString() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return fmt::format("value stack ({} held)", values_.size());
+}
+
+Status ValueStack::Push(int64_t index, Tensor value) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!values_.emplace(index, std::move(value)).second) {
+    return Internal("a value was already saved for iteration {}", index);
+  }
+  return Status::OK();
+}
+
+Result<Tensor> ValueStack::Pop(int64_t index) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = values_.find(index);
+  if (it == values_.end()) return Internal("no value was saved for iteration {}", index);
+  Tensor t = std::move(it->second);
+  values_.erase(it);
+  return t;
+}
+
+namespace stack {
+
+constexpr const char* kResourceName = "stack";
+
+std::string ContainerFor(int64_t step_id, const std::string& node_name) {
+  return fmt::format("__stack/{}/{}", step_id, node_name);
+}
+
+Result<std::shared_ptr<ValueStack>> Lookup(const OpKernelContext& ctx, const Tensor& handle) {
+  const std::string& container = handle.scalar<std::string>();
+  auto s = ctx.resources()->Lookup<ValueStack>(container, kResourceName);
+  if (!s) return FailedPrecondition("the value stack '{}' does not exist (closed, or from another step)", container);
+  return s;
+}
+
+}  // namespace stack
+
+namespace {
+
+class StackKernel : public OpKernel {
+ public:
+  Status Compute(OpKernelContext& ctx) override {
+    const std::string container = stack::ContainerFor(ctx.step().step_id, ctx.info().node_name);
+    std::function<std::shared_ptr<ValueStack>()> make = [] { return std::make_shared<ValueStack>(); };
+    TFG_RETURN_IF_ERROR(ctx.resources()->LookupOrCreate<ValueStack>(container, stack::kResourceName, make).status());
+    ctx.set_output(0, Tensor::Scalar<std::string>(container));
+    return Status::OK();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+class StackCloseKernel : public OpKernel {
+ public:
+  Status Compute(OpKernelContext& ctx) override {
+    ctx.resources()->Reset(ctx.input(0).scalar<std::string>());
+    return Status::OK();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+}  // namespace
+
+TFG_REGISTER_OP(OpDefBuilder("value_stack")
+                    .Output("handle", "string")
+                    .Stateful()
+                    .SetShapeFn(shape_fns::ScalarOutput)
+                    .NoGradient("a stack handle is not differentiable")
+                    .Doc("Makes a store of per-iteration values for this step and outputs its handle. Built by "
+                         "grad() through a while_loop."));
+TFG_REGISTER_KERNEL(KernelDef("value_stack", DeviceType::kCpu).Create<StackKernel>());
+
+TFG_REGISTER_OP(OpDefBuilder("value_stack_close")
+                    .Input("handle", "string")
+                    .Stateful()
+                    .SetShapeFn(shape_fns::NoOutputs)
+                    .NoGradient("a stack handle is not differentiable")
+                    .Doc("Frees a stack and every value still in it. Built by grad() through a while_loop."));
+TFG_REGISTER_KERNEL(KernelDef("value_stack_close", DeviceType::kCpu).Create<StackCloseKernel>());
+
+}  // namespace tfg
