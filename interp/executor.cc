@@ -11,6 +11,7 @@
 #include "interp/run_stats.h"
 #include "interp/thread_pool.h"
 #include "interp/trace.h"
+#include "ops/framework/resource_mgr.h"
 
 namespace tfg {
 
@@ -116,6 +117,9 @@ Step::Step(std::shared_ptr<const Plan> plan, const ExecutorEnv& env, const StepI
 // A step whose every node ran left its root slots empty: they can serve
 // another step. (An abandoned or failed step's may hold tensors.)
 Step::~Step() {
+  // Per-step state kernels left behind (a while_loop gradient's saved
+  // values), also when the step failed before using it up.
+  if (env_.resources) env_.resources->DropStepContainers(info_.step_id);
   if (outstanding_.load(std::memory_order_acquire) == 0 && status_.ok() && !root_.iterations.empty()) {
     plan_->ReleaseSlots(std::move(root_.iterations[0]));
   }

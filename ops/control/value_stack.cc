@@ -1,5 +1,6 @@
-// value_stack() makes a step's value store and outputs its handle;
-// value_stack_close(handle) frees it once the backward loop has read it.
+// value_stack() makes a store of per-iteration values for this step and
+// outputs its handle. It lives in a step container: the executor frees it,
+// with whatever the backward loop did not take, when the step ends.
 #include "ops/control/value_stack.h"
 
 #include "ops/framework/op_registry.h"
@@ -33,13 +34,13 @@ namespace stack {
 constexpr const char* kResourceName = "stack";
 
 std::string ContainerFor(int64_t step_id, const std::string& node_name) {
-  return fmt::format("__stack/{}/{}", step_id, node_name);
+  return ResourceMgr::StepContainer(step_id, node_name);
 }
 
 Result<std::shared_ptr<ValueStack>> Lookup(const OpKernelContext& ctx, const Tensor& handle) {
   const std::string& container = handle.scalar<std::string>();
   auto s = ctx.resources()->Lookup<ValueStack>(container, kResourceName);
-  if (!s) return FailedPrecondition("the value stack '{}' does not exist (closed, or from another step)", container);
+  if (!s) return FailedPrecondition("the value stack '{}' does not exist (it belongs to another step)", container);
   return s;
 }
 
@@ -59,15 +60,6 @@ class StackKernel : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
-class StackCloseKernel : public OpKernel {
- public:
-  Status Compute(OpKernelContext& ctx) override {
-    ctx.resources()->Reset(ctx.input(0).scalar<std::string>());
-    return Status::OK();
-  }
-  bool IsExpensive() const override { return false; }
-};
-
 }  // namespace
 
 TFG_REGISTER_OP(OpDefBuilder("value_stack")
@@ -78,13 +70,5 @@ TFG_REGISTER_OP(OpDefBuilder("value_stack")
                     .Doc("Makes a store of per-iteration values for this step and outputs its handle. Built by "
                          "grad() through a while_loop."));
 TFG_REGISTER_KERNEL(KernelDef("value_stack", DeviceType::kCpu).Create<StackKernel>());
-
-TFG_REGISTER_OP(OpDefBuilder("value_stack_close")
-                    .Input("handle", "string")
-                    .Stateful()
-                    .SetShapeFn(shape_fns::NoOutputs)
-                    .NoGradient("a stack handle is not differentiable")
-                    .Doc("Frees a stack and every value still in it. Built by grad() through a while_loop."));
-TFG_REGISTER_KERNEL(KernelDef("value_stack_close", DeviceType::kCpu).Create<StackCloseKernel>());
 
 }  // namespace tfg

@@ -44,6 +44,11 @@ class ResourceMgr {
   void Reset(const std::string& container);
   void ResetAll();
 
+  // A container that lives for one step only: the executor drops the
+  // step's containers when it ends, however it ends.
+  static std::string StepContainer(int64_t step_id, const std::string& name);
+  void DropStepContainers(int64_t step_id);
+
  private:
   std::mutex mu_;
   std::map<std::string, std::map<std::string, std::shared_ptr<Resource>>> containers_;

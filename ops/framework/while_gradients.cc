@@ -59,7 +59,6 @@ class WhileGradient {
   Status BuildBackwardLoop();
   Status DifferentiateBody(Backprop& body);
   Status CloseLoop(BackVar& v, Output next);
-  Result<Output> Finish(BackVar& v);
 
   // The branch of a cond inside the body that a forward value is live in
   // (the innermost); `pred.node == nullptr`: the body itself.
@@ -103,8 +102,6 @@ class WhileGradient {
   BackVar counter_;
   Output backward_index_;         // the forward iteration being differentiated
   std::map<std::pair<const Node*, int>, Output> saved_, entered_;
-  std::vector<Output> stacks_;
-  std::vector<Node*> closes_;
   Node* saves_done_ = nullptr;  // the control_trigger the counter waits on
   std::map<std::pair<const Node*, int>, Branch> branch_;  // by forward output
   std::map<BranchKey, Branch> enclosing_;  // the branch a cond sits in
@@ -270,7 +267,6 @@ Result<Output> WhileGradient::Saved(Output forward) {
   TFG_ASSIGN_OR_RETURN(Output handle_backward, EnterBackward(stack->output(0)));
   TFG_ASSIGN_OR_RETURN(Node * pop, Add("value_stack_pop", {handle_backward, backward_index_},
                                        {{"T", forward.dtype()}, {"element_shape", forward.shape()}}));
-  stacks_.push_back(stack->output(0));
   it->second = pop->output(0);
   const Branch branch = BranchOf(forward);
   if (branch.pred.node) {
@@ -365,23 +361,6 @@ Status WhileGradient::Relocate() {
   return Status::OK();
 }
 
-// The backward loop's results leave through its exits; once they have, the
-// stacks are freed, and the results wait for that so it always happens.
-Result<Output> WhileGradient::Finish(BackVar& v) {
-  if (stacks_.empty()) return v.exit->output(0);
-  std::vector<Node*> exits{counter_.exit};
-  for (GradVar& g : grads_) exits.push_back(g.back.exit);
-  for (SumVar& s : sums_) exits.push_back(s.back.exit);
-  if (closes_.empty()) {
-    for (const Output& s : stacks_) {
-      TFG_ASSIGN_OR_RETURN(Node * close, Add("value_stack_close", {s}, {}, exits));
-      closes_.push_back(close);
-    }
-  }
-  TFG_ASSIGN_OR_RETURN(Node * done, Add("identity", {v.exit->output(0)}, {}, closes_));
-  return done->output(0);
-}
-
 Status WhileGradient::Build(const std::vector<Output>& xs, Backprop& outer) {
   bool any = false;
   for (const WhileLoopNodes::Var& v : loop_.vars) {
@@ -422,12 +401,10 @@ Status WhileGradient::Build(const std::vector<Output>& xs, Backprop& outer) {
   TFG_RETURN_IF_ERROR(DifferentiateBody(body));
   outer.AddBlocked(body.blocked());
   for (GradVar& v : grads_) {
-    TFG_ASSIGN_OR_RETURN(Output result, Finish(v.back));
-    outer.Contribute(v.forward->enter->inputs()[0], result);
+    outer.Contribute(v.forward->enter->inputs()[0], v.back.exit->output(0));
   }
   for (SumVar& v : sums_) {
-    TFG_ASSIGN_OR_RETURN(Output result, Finish(v.back));
-    outer.Contribute(v.outer_input, result);
+    outer.Contribute(v.outer_input, v.back.exit->output(0));
   }
   return Status::OK();
 }
