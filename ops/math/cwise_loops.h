@@ -76,6 +76,11 @@ Status CheckSecondOperand(const OpKernelContext& ctx, const Tensor& b) {
   return Status::OK();
 }
 
+// Tensors this small are computed in place: wrapping the loop for
+// ParallelFor costs a heap allocation, more than the loop (a scalar
+// while_loop runs millions of these).
+inline constexpr int64_t kInlineElements = 16;
+
 // Output 0 = f(input 0, input 1) with NumPy broadcasting; inputs of type T,
 // output of type Out (T, or bool for comparisons).
 template <typename F, typename T, typename Out>
@@ -94,6 +99,10 @@ Status ComputeBinary(OpKernelContext& ctx, int64_t cost) {
   if ((na == n || na == 1) && (nb == n || nb == 1)) {
     // Each side has the output's layout or is a single element.
     const int64_t sa = na == n ? 1 : 0, sb = nb == n ? 1 : 0;
+    if (n <= kInlineElements) {
+      BinaryRun<F>(pa, sa, pb, sb, po, n);
+      return Status::OK();
+    }
     ctx.ParallelFor(n, cost, [=](int64_t s, int64_t e) {
       BinaryRun<F>(pa + s * sa, sa, pb + s * sb, sb, po + s, e - s);
     });
@@ -118,6 +127,11 @@ Status ComputeUnary(OpKernelContext& ctx, int64_t cost) {
   if (n == 0) return Status::OK();
   const T* px = x.data<T>();
   Out* po = out->data<Out>();
+  if (n <= kInlineElements) {
+    const F f{};
+    for (int64_t i = 0; i < n; ++i) po[i] = static_cast<Out>(f(Load(px[i])));
+    return Status::OK();
+  }
   ctx.ParallelFor(n, cost, [=](int64_t s, int64_t e) {
     const F f{};
     for (int64_t i = s; i < e; ++i) po[i] = static_cast<Out>(f(Load(px[i])));
