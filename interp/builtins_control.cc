@@ -201,10 +201,11 @@ static BuiltinRegistrar control_builtins({
      Case},
     {"while_loop",
      {Req("cond"), Req("body"), Req("loop_vars"), Opt("parallel_iterations", Value::Int(10)),
-      Opt("max_iterations", Value())},
+      Opt("max_iterations", Value()), Opt("shape_invariants", Value())},
      "while_loop(fn(i, s) { i < n }, fn(i, s) { [i + 1, s + i] }, [0, 0]): runs body while cond holds, in the "
      "graph (enter/merge/switch/next_iteration/exit); returns the final loop variables. Up to "
-     "parallel_iterations iterations run at once; max_iterations stops it early.",
+     "parallel_iterations iterations run at once; max_iterations stops it early; shape_invariants=[shape or none, "
+     "...] lets a loop variable change shape within the one given.",
      WhileLoop},
 });
 

@@ -6,6 +6,7 @@
 #include "interp/builtins.h"
 #include "interp/session.h"
 #include "interp/control_flow.h"
+#include "interp/op_call.h"
 
 namespace tfg {
 namespace {
@@ -37,11 +38,10 @@ Status CheckBodyResult(const Loop& loop, size_t i, const Output& out, const Sour
                               DTypeName(merged.dtype()), DTypeName(out.dtype())),
                   span);
   }
-  auto both = merged.shape().Merge(out.shape());
-  if (!both.ok() || *both != merged.shape()) {
+  if (!merged.shape().Merge(out.shape()).ok()) {
     return Status(Code::kInvalidArgument,
-                  fmt::format("while_loop: loop variable {} has shape {} on entry but the body returns {}; a loop "
-                              "variable whose shape changes across iterations is not supported yet",
+                  fmt::format("while_loop: loop variable {} has shape {} but the body returns {}; to let its "
+                              "shape change across iterations, give a shape that fits both in shape_invariants=",
                               i, merged.shape().ToString(), out.shape().ToString()),
                   span);
   }
@@ -100,6 +100,36 @@ Status BuildBody(Evaluator& ev, Loop& loop, const Value& body_fn, bool single, c
 
 }  // namespace
 
+// shape_invariants=[shape or none per loop variable]: the shape each
+// variable keeps in every iteration (TensorFlow's shape_invariants), for a
+// variable that grows or shrinks; none keeps its shape on entry.
+Result<std::vector<AttrMap>> MergeAttrs(const Value& invariants, size_t user_vars, size_t vars,
+                                        const SourceSpan& span) {
+  std::vector<AttrMap> attrs(vars);
+  if (invariants.is_none()) return attrs;
+  if (!invariants.is(ValueKind::kList) || invariants.as_list().items.size() != user_vars) {
+    return Status(Code::kInvalidArgument,
+                  fmt::format("while_loop: shape_invariants must be a list with a shape (or none) for each of the {} "
+                              "loop variable(s)",
+                              user_vars),
+                  span);
+  }
+  const OpDef* merge = OpRegistry::Global().Find("merge");
+  const AttrDef shape{"shape_invariants", AttrType::kShape, std::nullopt, {}, false, ""};
+  for (size_t i = 0; i < user_vars; ++i) {
+    const Value& v = invariants.as_list().items[i];
+    if (v.is_none()) continue;
+    auto converted = ConvertAttr(*merge, shape, v);
+    if (!converted.ok()) {
+      Status s = converted.status();
+      s.WithSpan(span);
+      return s;
+    }
+    attrs[i]["shape_invariant"] = std::vector<PartialShape>{std::get<PartialShape>(*converted)};
+  }
+  return attrs;
+}
+
 Result<Value> WhileLoop(Evaluator& ev, BoundArgs& args) {
   const SourceSpan& span = args.span;
   TFG_ASSIGN_OR_RETURN(int64_t parallel, IntArg(args, 3));
@@ -125,9 +155,11 @@ Result<Value> WhileLoop(Evaluator& ev, BoundArgs& args) {
   auto ctx = ControlFlowContext::While(ev.control_flow(), frame, parallel);
   ctx->SetEnters(loop.enters);
   for (Node* e : loop.enters) ctx->AddValue(e->output(0));
+  TFG_ASSIGN_OR_RETURN(std::vector<AttrMap> merge_attrs, MergeAttrs(args[5], loop.user_vars, vars.size(), args.spans[5]));
   InContext in(ev, ctx.get());
-  for (Node* e : loop.enters) {
-    TFG_ASSIGN_OR_RETURN(Node * merge, Build(ev, "merge", {e->output(0), e->output(0)}, {}, span));
+  for (size_t i = 0; i < loop.enters.size(); ++i) {
+    Node* e = loop.enters[i];
+    TFG_ASSIGN_OR_RETURN(Node * merge, Build(ev, "merge", {e->output(0), e->output(0)}, merge_attrs[i], span));
     loop.merges.push_back(merge);
   }
   TFG_ASSIGN_OR_RETURN(Output pred, BuildCondition(ev, loop, args[0], max_iterations, span));

@@ -25,6 +25,18 @@ class MergeKernel : public OpKernel {
 };
 
 Status MergeShape(ShapeContext& c) {
+  c.set_output(1, PartialShape::Scalar());
+  const auto* invariant = c.attr<std::vector<PartialShape>>("shape_invariant");
+  if (invariant && !invariant->empty()) {
+    for (int i = 0; i < c.num_inputs(); ++i) {
+      if (!invariant->front().Merge(c.input(i)).ok()) {
+        return InvalidArgument("input {} has shape {}, which does not fit the shape invariant {}", i,
+                               c.input(i).ToString(), invariant->front().ToString());
+      }
+    }
+    c.set_output(0, invariant->front());
+    return Status::OK();
+  }
   PartialShape s = c.input(0);
   for (int i = 1; i < c.num_inputs(); ++i) {
     auto merged = s.Merge(c.input(i));
@@ -36,7 +48,6 @@ Status MergeShape(ShapeContext& c) {
     }
   }
   c.set_output(0, s);
-  c.set_output(1, PartialShape::Scalar());
   return Status::OK();
 }
 
@@ -70,6 +81,9 @@ TFG_REGISTER_OP(OpDefBuilder("merge")
                     .Attr("N", AttrType::kInt)
                     .Attr("pred", AttrType::kString, std::string(),
                           "for a cond's merge, the predicate (\"node:index\") its gradient switches on")
+                    .Attr("shape_invariant", AttrType::kShapeList, std::vector<PartialShape>{},
+                          "for a while_loop's merge, [shape]: the loop variable's shape in every iteration "
+                          "(shape_invariants=); empty: its shape on entry")
                     .SetShapeFn(MergeShape)
                     .SetGradFn(MergeGrad)
                     .Doc("Forwards the first live input and its index. Built by cond and while_loop."));
