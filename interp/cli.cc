@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <optional>
@@ -116,6 +117,9 @@ Status ArgParser::ParseOption(const std::string& arg) {
   } else if (is("--trace")) {
     TFG_ASSIGN_OR_RETURN(opts_.trace_path, OptionValue(arg, "--trace"));
     if (opts_.trace_path.empty()) return UsageError("--trace expects a file name");
+  } else if (is("--logdir")) {
+    TFG_ASSIGN_OR_RETURN(opts_.logdir, OptionValue(arg, "--logdir"));
+    if (opts_.logdir.empty()) return UsageError("--logdir expects a directory name");
   } else if (is("--worker") || is("--listen")) {
     return Unimplemented("{} is not supported yet", arg.substr(0, arg.find('=')));
   } else {
@@ -227,6 +231,7 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.hang_timeout = opts.hang_timeout;
   o.stats = opts.stats;
   o.trace = !opts.trace_path.empty();
+  o.logdir = opts.logdir;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -253,6 +258,18 @@ Result<std::string> OptimizedGraphToDot(const Graph& graph) {
 Result<std::string> GraphOutput(const CliOptions& opts, const Interpreter& interp) {
   if (opts.optimized) return OptimizedGraphToDot(interp.graph());
   return interp.GraphToDot();
+}
+
+// --logdir: created and checked before the script runs, so a training run
+// does not find out at its first summary that it cannot write.
+Status PrepareLogdir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error(Code::kFailedPrecondition, "--logdir: cannot create '{}': {}", dir, ec.message());
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    return Error(Code::kFailedPrecondition, "--logdir: cannot write to '{}': {}", dir, std::strerror(errno));
+  }
+  return Status::OK();
 }
 
 // run, check and graph: evaluate the script, then report per command.
@@ -323,6 +340,7 @@ options:
                 fail a run stuck for S seconds with every pending op waiting on a
                 queue, naming them (default 10; 0: wait forever)
   --trace FILE  write a timeline of kernels and steps (Chrome trace JSON, for Perfetto)
+  --logdir DIR  create DIR for TensorBoard event files; scripts read it with logdir()
   --help, -h    show this help
   --version, -V show the version
 
@@ -343,6 +361,14 @@ int RunCli(int argc, char** argv) {
     return kExitUsage;
   }
   const CliOptions& opts = *parsed;
+  if (!opts.logdir.empty()) {
+    bool writes = opts.command == Command::kRun || opts.command == Command::kRepl;
+    Status ready = writes ? PrepareLogdir(opts.logdir) : Status::OK();
+    if (!ready.ok()) {
+      std::cerr << "tfg: " << ready.message() << "\n";
+      return kExitUsage;
+    }
+  }
   switch (opts.command) {
     case Command::kHelp: std::cout << Usage(); return kExitOk;
     case Command::kVersion: std::cout << "tfg " << TFG_VERSION << "\n"; return kExitOk;

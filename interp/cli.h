@@ -38,6 +38,7 @@ struct CliOptions {
   double hang_timeout = 10;              // --hang-timeout S
   bool stats = false;                    // --stats
   std::string trace_path;                // --trace FILE; empty: none
+  std::string logdir;                    // --logdir DIR (logdir() in scripts); empty: none
   bool optimized = false;                // graph --optimized
 };
 

@@ -22,6 +22,7 @@ struct InterpreterOptions {
   double hang_timeout = 10;       // --hang-timeout S: the hang watchdog (SessionOptions)
   bool stats = false;             // --stats: time kernels per op type (Interpreter::StatsReport)
   bool trace = false;             // --trace: record a timeline (Interpreter::WriteTrace)
+  std::string logdir;             // --logdir DIR: what logdir() returns ("": none)
   // Limits for running untrusted scripts (the fuzzer): a script that runs
   // more statements, or an op run at once on host values whose inputs or
   // outputs have more elements, fails with ResourceExhausted. 0: no limit.

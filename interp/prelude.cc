@@ -22,12 +22,6 @@ const char* PlannedFeature(const std::string& name) {
       {"cluster", "distributed execution"},
       {"replicate", "distributed execution"},
       {"colocate_with", "distributed execution"},
-      {"scalar_summary", "TensorBoard summaries"},
-      {"histogram_summary", "TensorBoard summaries"},
-      {"image_summary", "TensorBoard summaries"},
-      {"merge_summaries", "TensorBoard summaries"},
-      {"summary_writer", "TensorBoard summaries"},
-      {"write_summary", "TensorBoard summaries"},
   };
   auto it = kPlanned.find(name);
   return it == kPlanned.end() ? nullptr : it->second;
