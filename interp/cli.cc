@@ -272,6 +272,28 @@ Status PrepareLogdir(const std::string& dir) {
   return Status::OK();
 }
 
+// --trace: the file is written at exit, but an unwritable path is found
+// out now, before the run it would have recorded.
+Status CheckTracePath(const std::string& path) {
+  const bool existed = std::filesystem::exists(path);
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (f == nullptr) {
+    return Error(Code::kFailedPrecondition, "--trace: cannot write '{}': {}", path, std::strerror(errno));
+  }
+  std::fclose(f);
+  if (!existed) std::remove(path.c_str());
+  return Status::OK();
+}
+
+// Output paths given on the command line, checked before anything runs.
+Status PrepareOutputs(const CliOptions& opts) {
+  const bool writes = opts.command == Command::kRun || opts.command == Command::kRepl;
+  if (!writes) return Status::OK();
+  if (!opts.logdir.empty()) TFG_RETURN_IF_ERROR(PrepareLogdir(opts.logdir));
+  if (!opts.trace_path.empty()) TFG_RETURN_IF_ERROR(CheckTracePath(opts.trace_path));
+  return Status::OK();
+}
+
 // run, check and graph: evaluate the script, then report per command.
 int RunScriptCommand(const CliOptions& opts) {
   auto text = ReadScript(opts.file);
@@ -361,13 +383,9 @@ int RunCli(int argc, char** argv) {
     return kExitUsage;
   }
   const CliOptions& opts = *parsed;
-  if (!opts.logdir.empty()) {
-    bool writes = opts.command == Command::kRun || opts.command == Command::kRepl;
-    Status ready = writes ? PrepareLogdir(opts.logdir) : Status::OK();
-    if (!ready.ok()) {
-      std::cerr << "tfg: " << ready.message() << "\n";
-      return kExitUsage;
-    }
+  if (Status ready = PrepareOutputs(opts); !ready.ok()) {
+    std::cerr << "tfg: " << ready.message() << "\n";
+    return kExitUsage;
   }
   switch (opts.command) {
     case Command::kHelp: std::cout << Usage(); return kExitOk;

@@ -166,7 +166,11 @@ class CliTest(unittest.TestCase):
             self.assertLessEqual(k["ts"] + k["dur"], s["ts"] + s["dur"] + 1e-3)
         names = {e["args"]["name"] for e in events if e["ph"] == "M"}
         self.assertIn("/device:cpu:0", names)
-        self.assertEqual(run("--trace", os.path.join(self.dir, "no", "such", "dir.json"), path).returncode, 1)
+        # An unwritable trace path is a usage error before the script runs.
+        bad = run("--trace", os.path.join(self.dir, "no", "such", "dir.json"), path)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--trace: cannot write", bad.stderr)
+        self.assertEqual(bad.stdout, "")
 
     def test_script_from_stdin(self):
         r = run("-", stdin="print(40 + 2)\n")
