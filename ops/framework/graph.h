@@ -54,9 +54,11 @@ class Node {
   void AddControlInput(Node* n);
   // Refines an output shape (e.g. set_shape); must be compatible.
   Status RefineOutputShape(int i, const PartialShape& s);
-  // Replaces data input i by `src` of the same dtype. Only while_loop uses
-  // it: a loop's merge is built before the next_iteration that feeds it
-  // back, so this is how the graph gets its one kind of cycle.
+  // Replaces data input i by `src` of the same dtype. A loop's merge is
+  // built before the next_iteration that feeds it back, so this is how the
+  // graph gets its one kind of cycle (while_loop, and the backward loops
+  // grad builds for it); grad also moves the inputs of gradient nodes into
+  // a backward loop with it.
   Status ReplaceInput(int i, Output src);
 
   template <typename T>
