@@ -13,7 +13,7 @@
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_loops.h"
 
-namespace tfg {
+namespace tfg::cwise_grad_impl {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 // Arguments are (dy, y), in the compute type.
@@ -132,4 +132,4 @@ GradFn SecondDerivative(const GradOp& op) {
 }();
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::cwise_grad_impl

@@ -8,7 +8,7 @@
 #include "ops/math/cwise_functors.h"
 #include "ops/math/cwise_loops.h"
 
-namespace tfg {
+namespace tfg::cwise_binary_impl {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 template <typename F>
@@ -140,4 +140,4 @@ const BinaryOp kBinaryOps[] = {
 }();
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::cwise_binary_impl

@@ -15,7 +15,7 @@
 #include "ops/framework/op_registry.h"
 #include "ops/nn/nn_util.h"
 
-namespace tfg {
+namespace tfg::gather_grad_impl {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 constexpr const char* kOp = "gather_grad";
@@ -147,4 +147,4 @@ TFG_REGISTER_OP(OpDefBuilder(kOp)
                          "may apply it sparsely, from its values and indices."));
 TFG_REGISTER_KERNEL(KernelDef(kOp, DeviceType::kCpu).Create<GatherGradKernel>());
 
-}  // namespace tfg
+}  // namespace tfg::gather_grad_impl

@@ -19,7 +19,7 @@
 #include "ops/nn/cross_entropy.h"
 #include "ops/nn/nn_util.h"
 
-namespace tfg {
+namespace tfg::softmax_cross_entropy_impl {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 constexpr const char* kOp = "softmax_cross_entropy_with_logits";
@@ -167,4 +167,4 @@ TFG_REGISTER_OP(OpDefBuilder("softmax_cross_entropy_grad")
 TFG_REGISTER_KERNEL(KernelDef(kOp, DeviceType::kCpu).Create<LossKernel>());
 TFG_REGISTER_KERNEL(KernelDef("softmax_cross_entropy_grad", DeviceType::kCpu).Create<GradKernel>());
 
-}  // namespace tfg
+}  // namespace tfg::softmax_cross_entropy_impl

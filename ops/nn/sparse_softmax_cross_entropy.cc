@@ -16,7 +16,7 @@
 #include "ops/nn/cross_entropy.h"
 #include "ops/nn/nn_util.h"
 
-namespace tfg {
+namespace tfg::sparse_softmax_cross_entropy_impl {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 constexpr const char* kOp = "sparse_softmax_cross_entropy";
@@ -165,4 +165,4 @@ TFG_REGISTER_OP(OpDefBuilder("sparse_softmax_cross_entropy_grad")
 TFG_REGISTER_KERNEL(KernelDef(kOp, DeviceType::kCpu).Create<LossKernel>());
 TFG_REGISTER_KERNEL(KernelDef("sparse_softmax_cross_entropy_grad", DeviceType::kCpu).Create<GradKernel>());
 
-}  // namespace tfg
+}  // namespace tfg::sparse_softmax_cross_entropy_impl

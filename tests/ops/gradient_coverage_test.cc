@@ -22,7 +22,7 @@
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/symbolic_grad_util.h"
 
-namespace tfg {
+namespace tfg::gradient_coverage_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::MakeTensor;
@@ -309,4 +309,4 @@ TEST(GradientCoverageRegistry, EveryCaseNamesADifferentiableOp) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::gradient_coverage_test

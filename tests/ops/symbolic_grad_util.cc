@@ -9,7 +9,7 @@
 namespace tfg::test {
 namespace {
 
-Result<Node*> Add(Graph& g, const std::string& op, std::vector<Output> in, AttrMap attrs = {}) {
+Result<Node*> AddOp(Graph& g, const std::string& op, std::vector<Output> in, AttrMap attrs = {}) {
   return g.AddNode({op, std::move(in), {}, std::move(attrs), "", "", {}});
 }
 
@@ -30,11 +30,11 @@ Status Build(OpGraph& og, const std::string& op, const std::vector<Tensor>& inpu
              FeedShapes shapes) {
   for (const Tensor& t : inputs) {
     AttrMap attrs_p{{"dtype", t.dtype()}, {"shape", FeedShape(t, shapes)}};
-    TFG_ASSIGN_OR_RETURN(Node * p, Add(og.g, "placeholder", {}, std::move(attrs_p)));
+    TFG_ASSIGN_OR_RETURN(Node * p, AddOp(og.g, "placeholder", {}, std::move(attrs_p)));
     og.inputs.push_back(p->output(0));
     og.feeds.emplace_back(p->output(0), t);
   }
-  TFG_ASSIGN_OR_RETURN(og.node, Add(og.g, op, og.inputs, attrs));
+  TFG_ASSIGN_OR_RETURN(og.node, AddOp(og.g, op, og.inputs, attrs));
   return Status::OK();
 }
 
@@ -52,7 +52,7 @@ Result<std::vector<Tensor>> SymbolicGradients(const std::string& op, const std::
                                                         static_cast<int>(i)) != options.wrt.end();
     if (wanted) xs.push_back(og.inputs[i]);
   }
-  TFG_ASSIGN_OR_RETURN(Node * seed, Add(og.g, "constant", {}, {{"value", dy}, {"dtype", dy.dtype()}}));
+  TFG_ASSIGN_OR_RETURN(Node * seed, AddOp(og.g, "constant", {}, {{"value", dy}, {"dtype", dy.dtype()}}));
   TFG_ASSIGN_OR_RETURN(std::vector<Output> grads,
                        AddGradients(og.g, {og.node->output(0)}, xs, {seed->output(0)}, {}));
   Session session(&og.g, {1, 1, 1});

@@ -9,7 +9,7 @@
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/op_test_util.h"
 
-namespace tfg {
+namespace tfg::cwise_grad_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::Eval;
@@ -67,4 +67,4 @@ TEST(CwiseGrad, SecondDerivativesMatchFiniteDifferences) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::cwise_grad_test

@@ -11,7 +11,7 @@
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/op_test_util.h"
 
-namespace tfg {
+namespace tfg::softmax_grad_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::Eval;
@@ -105,4 +105,4 @@ TEST(SoftmaxGrad, SecondDerivativesMatchFiniteDifferences) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::softmax_grad_test

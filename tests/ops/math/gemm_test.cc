@@ -12,7 +12,7 @@
 #include "ops/framework/kernel.h"
 #include "tests/ops/op_test_util.h"
 
-namespace tfg {
+namespace tfg::gemm_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 struct Case {
@@ -84,4 +84,4 @@ TEST(Gemm, RoutesMatchAPlainLoop) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::gemm_test

@@ -11,7 +11,7 @@
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/symbolic_grad_util.h"
 
-namespace tfg {
+namespace tfg::matmul_grad_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::RandomF64;
@@ -82,4 +82,4 @@ TEST(MatMulGrad, SmallProductByHand) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::matmul_grad_test

@@ -9,7 +9,7 @@
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/nn/nn_test_util.h"
 
-namespace tfg {
+namespace tfg::avg_pool_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::ExpectTensorNear;
@@ -279,4 +279,4 @@ TEST(AvgPoolGradient, FiniteDifferences) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::avg_pool_test

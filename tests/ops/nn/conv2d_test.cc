@@ -11,7 +11,7 @@
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/nn/nn_test_util.h"
 
-namespace tfg {
+namespace tfg::conv2d_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::ExpectTensorNear;
@@ -294,4 +294,4 @@ TEST(Conv2DGradient, BackpropsAreDifferentiable) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::conv2d_test

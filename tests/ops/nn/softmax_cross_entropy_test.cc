@@ -7,7 +7,7 @@
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/nn/nn_test_util.h"
 
-namespace tfg {
+namespace tfg::softmax_cross_entropy_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::ExpectTensorNear;
@@ -85,4 +85,4 @@ TEST(SoftmaxCrossEntropyGradient, SecondDerivativeIsAClearError) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::softmax_cross_entropy_test

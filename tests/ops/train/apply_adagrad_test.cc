@@ -4,7 +4,7 @@
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/train/train_test_util.h"
 
-namespace tfg {
+namespace tfg::apply_adagrad_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::MakeTensor;
@@ -65,4 +65,4 @@ TEST(SparseApplyAdagradTest, TouchedRowsOnlyWithRepeatedIndices) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::apply_adagrad_test

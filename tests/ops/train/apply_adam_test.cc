@@ -6,7 +6,7 @@
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/train/train_test_util.h"
 
-namespace tfg {
+namespace tfg::apply_adam_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::MakeTensor;
@@ -141,4 +141,4 @@ TEST(SparseApplyAdamTest, LazyRowsWithRepeatedIndices) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::apply_adam_test

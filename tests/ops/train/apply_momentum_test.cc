@@ -4,7 +4,7 @@
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/train/train_test_util.h"
 
-namespace tfg {
+namespace tfg::apply_momentum_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::MakeTensor;
@@ -86,4 +86,4 @@ TEST(SparseApplyMomentumTest, TouchedRowsOnlyWithRepeatedIndices) {
 }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::apply_momentum_test

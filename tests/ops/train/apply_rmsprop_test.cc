@@ -4,7 +4,7 @@
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/train/train_test_util.h"
 
-namespace tfg {
+namespace tfg::apply_rmsprop_test {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
 using test::MakeTensor;
@@ -41,4 +41,4 @@ TEST(ApplyRmsPropTest, ThreeStepsFloat) { RunThreeSteps<float>(1e-6); }
 TEST(ApplyRmsPropTest, ThreeStepsDouble) { RunThreeSteps<double>(1e-12); }
 
 }  // namespace
-}  // namespace tfg
+}  // namespace tfg::apply_rmsprop_test
