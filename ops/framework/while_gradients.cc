@@ -96,6 +96,7 @@ class WhileGradient {
 
   std::vector<GradVar> grads_;
   std::vector<SumVar> sums_;
+  Output zero_, one_;              // i64 constants outside both loops
   Output forward_index_;          // the forward iteration, inside the forward body
   Node* forward_increment_ = nullptr;  // waits for the pushes of its iteration
   Output forward_count_;          // iterations run, after the forward loop
@@ -136,13 +137,13 @@ Result<Node*> WhileGradient::Enter(Output value, const std::string& frame, bool 
 // entry, +1 per iteration, so the body knows its iteration's index and the
 // backward loop how many iterations to run.
 Status WhileGradient::CountForwardIterations() {
-  TFG_ASSIGN_OR_RETURN(Output zero, Constant(0));
-  TFG_ASSIGN_OR_RETURN(Output one, Constant(1));
-  TFG_ASSIGN_OR_RETURN(Node * enter, Enter(zero, loop_.frame, false));
+  TFG_ASSIGN_OR_RETURN(zero_, Constant(0));
+  TFG_ASSIGN_OR_RETURN(one_, Constant(1));
+  TFG_ASSIGN_OR_RETURN(Node * enter, Enter(zero_, loop_.frame, false));
   TFG_ASSIGN_OR_RETURN(Node * merge, Add("merge", {enter->output(0), enter->output(0)}));
   TFG_ASSIGN_OR_RETURN(Node * sw, Add("switch", {merge->output(0), loop_.pred}));
   TFG_ASSIGN_OR_RETURN(Node * exit, Add("exit", {sw->output(0)}));
-  TFG_ASSIGN_OR_RETURN(Node * one_inside, Enter(one, loop_.frame, true));
+  TFG_ASSIGN_OR_RETURN(Node * one_inside, Enter(one_, loop_.frame, true));
   TFG_ASSIGN_OR_RETURN(forward_increment_, Add("add", {sw->output(1), one_inside->output(0)}));
   TFG_ASSIGN_OR_RETURN(Node * next, Add("next_iteration", {forward_increment_->output(0)}));
   TFG_RETURN_IF_ERROR(merge->ReplaceInput(1, next->output(0)));
@@ -169,8 +170,7 @@ Status WhileGradient::BuildBackwardLoop() {
   for (SumVar& v : sums_) {
     TFG_ASSIGN_OR_RETURN(v.back, BackLoopVar(v.back.init));
   }
-  TFG_ASSIGN_OR_RETURN(Output zero, Constant(0));
-  TFG_ASSIGN_OR_RETURN(Output zero_inside, EnterBackward(zero));
+  TFG_ASSIGN_OR_RETURN(Output zero_inside, EnterBackward(zero_));
   TFG_ASSIGN_OR_RETURN(Node * more, Add("greater", {counter_.merge->output(0), zero_inside}));
   TFG_ASSIGN_OR_RETURN(Node * pred, Add("loop_cond", {more->output(0)}));
   std::vector<BackVar*> all{&counter_};
@@ -180,8 +180,7 @@ Status WhileGradient::BuildBackwardLoop() {
     TFG_ASSIGN_OR_RETURN(v->sw, Add("switch", {v->merge->output(0), pred->output(0)}));
     TFG_ASSIGN_OR_RETURN(v->exit, Add("exit", {v->sw->output(0)}));
   }
-  TFG_ASSIGN_OR_RETURN(Output one, Constant(1));
-  TFG_ASSIGN_OR_RETURN(Output one_inside, EnterBackward(one));
+  TFG_ASSIGN_OR_RETURN(Output one_inside, EnterBackward(one_));
   TFG_ASSIGN_OR_RETURN(Node * index, Add("sub", {counter_.current(), one_inside}));
   backward_index_ = index->output(0);
   return CloseLoop(counter_, backward_index_);

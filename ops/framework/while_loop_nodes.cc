@@ -68,13 +68,20 @@ Status CollectMembers(const Consumers& consumers, WhileLoopNodes& loop, const st
   return Status::OK();
 }
 
-Result<WhileLoopNodes::Var> ReadVar(const Consumers& consumers, Node* enter) {
+// The nodes of a loop variable that follow its enter; null where one is
+// missing (a graph while_loop did not build).
+WhileLoopNodes::Var FollowVar(const Consumers& consumers, Node* enter) {
   WhileLoopNodes::Var v;
   v.enter = enter;
   v.merge = ConsumerOf(consumers, enter->output(0), "merge");
   if (v.merge && v.merge->inputs().size() == 2) v.next = v.merge->inputs()[1].node;
   if (v.merge) v.sw = ConsumerOf(consumers, v.merge->output(0), "switch");
   if (v.sw) v.exit = ConsumerOf(consumers, v.sw->output(0), "exit");
+  return v;
+}
+
+Result<WhileLoopNodes::Var> ReadVar(const Consumers& consumers, Node* enter) {
+  WhileLoopNodes::Var v = FollowVar(consumers, enter);
   if (!v.next || v.next->op_name() != "next_iteration" || !v.exit) {
     return NotUnderstood(enter, "it was not built by while_loop");
   }
@@ -119,12 +126,7 @@ Result<std::vector<WhileLoopNodes>> FindWhileLoops(const Graph& g, const std::ve
   for (const auto& [frame, frame_enters] : enters) {
     bool needed = false;
     for (Node* e : frame_enters) {
-      Node* exit = nullptr;
-      if (!IsConstantEnter(e)) {
-        Node* merge = ConsumerOf(consumers, e->output(0), "merge");
-        Node* sw = merge ? ConsumerOf(consumers, merge->output(0), "switch") : nullptr;
-        exit = sw ? ConsumerOf(consumers, sw->output(0), "exit") : nullptr;
-      }
+      const Node* exit = IsConstantEnter(e) ? nullptr : FollowVar(consumers, e).exit;
       needed = needed || (exit && relevant[exit->id()]);
     }
     if (!needed) continue;
