@@ -33,10 +33,6 @@ namespace stack {
 
 constexpr const char* kResourceName = "stack";
 
-std::string ContainerFor(int64_t step_id, const std::string& node_name) {
-  return ResourceMgr::StepContainer(step_id, node_name);
-}
-
 Result<std::shared_ptr<ValueStack>> Lookup(const OpKernelContext& ctx, const Tensor& handle) {
   const std::string& container = handle.scalar<std::string>();
   auto s = ctx.resources()->Lookup<ValueStack>(container, kResourceName);
@@ -51,7 +47,9 @@ namespace {
 class StackKernel : public OpKernel {
  public:
   Status Compute(OpKernelContext& ctx) override {
-    const std::string container = stack::ContainerFor(ctx.step().step_id, ctx.info().node_name);
+    // Each step makes its own stack, in a step container (dropped when the
+    // step ends).
+    const std::string container = ctx.resources()->StepContainer(ctx.step().step_id, ctx.info().node_name);
     std::function<std::shared_ptr<ValueStack>()> make = [] { return std::make_shared<ValueStack>(); };
     TFG_RETURN_IF_ERROR(ctx.resources()->LookupOrCreate<ValueStack>(container, stack::kResourceName, make).status());
     ctx.set_output(0, Tensor::Scalar<std::string>(container));

@@ -29,9 +29,6 @@ class ValueStack : public Resource {
 
 namespace stack {
 
-// Each step makes its own stacks: a handle names a step container
-// (ResourceMgr::StepContainer), dropped when the step ends.
-std::string ContainerFor(int64_t step_id, const std::string& node_name);
 Result<std::shared_ptr<ValueStack>> Lookup(const OpKernelContext& ctx, const Tensor& handle);
 
 }  // namespace stack

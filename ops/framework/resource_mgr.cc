@@ -25,10 +25,12 @@ std::string StepPrefix(int64_t step_id) { return "__step/" + std::to_string(step
 }  // namespace
 
 std::string ResourceMgr::StepContainer(int64_t step_id, const std::string& name) {
+  step_containers_used_.store(true, std::memory_order_relaxed);
   return StepPrefix(step_id) + name;
 }
 
 void ResourceMgr::DropStepContainers(int64_t step_id) {
+  if (!step_containers_used_.load(std::memory_order_relaxed)) return;
   const std::string prefix = StepPrefix(step_id);
   std::vector<std::map<std::string, std::shared_ptr<Resource>>> dropped;  // destroyed outside the lock
   std::lock_guard<std::mutex> lock(mu_);

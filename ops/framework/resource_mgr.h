@@ -3,6 +3,7 @@
 // drops one. Thread-safe.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -46,12 +47,15 @@ class ResourceMgr {
 
   // A container that lives for one step only: the executor drops the
   // step's containers when it ends, however it ends.
-  static std::string StepContainer(int64_t step_id, const std::string& name);
+  std::string StepContainer(int64_t step_id, const std::string& name);
   void DropStepContainers(int64_t step_id);
 
  private:
   std::mutex mu_;
   std::map<std::string, std::map<std::string, std::shared_ptr<Resource>>> containers_;
+  // Every step ends with DropStepContainers: until a step container has
+  // been named, that is a load, not a lock and a map search.
+  std::atomic<bool> step_containers_used_{false};
 };
 
 template <typename R>

@@ -35,15 +35,15 @@ TEST(ValueStack, ASecondPushForOneIterationIsAnError) {
 TEST(StepContainers, DroppingAStepLeavesOtherStepsAndContainers) {
   ResourceMgr mgr;
   std::function<std::shared_ptr<ValueStack>()> make = [] { return std::make_shared<ValueStack>(); };
-  const std::string step1 = ResourceMgr::StepContainer(1, "a");
-  const std::string step12 = ResourceMgr::StepContainer(12, "a");
+  const std::string step1 = mgr.StepContainer(1, "a");
+  const std::string step12 = mgr.StepContainer(12, "a");
   ASSERT_TRUE(mgr.LookupOrCreate<ValueStack>(step1, "stack", make).ok());
-  ASSERT_TRUE(mgr.LookupOrCreate<ValueStack>(ResourceMgr::StepContainer(1, "b"), "stack", make).ok());
+  ASSERT_TRUE(mgr.LookupOrCreate<ValueStack>(mgr.StepContainer(1, "b"), "stack", make).ok());
   ASSERT_TRUE(mgr.LookupOrCreate<ValueStack>(step12, "stack", make).ok());
   ASSERT_TRUE(mgr.LookupOrCreate<ValueStack>("", "kept", make).ok());
   mgr.DropStepContainers(1);
   EXPECT_EQ(mgr.Lookup<ValueStack>(step1, "stack"), nullptr);
-  EXPECT_EQ(mgr.Lookup<ValueStack>(ResourceMgr::StepContainer(1, "b"), "stack"), nullptr);
+  EXPECT_EQ(mgr.Lookup<ValueStack>(mgr.StepContainer(1, "b"), "stack"), nullptr);
   EXPECT_NE(mgr.Lookup<ValueStack>(step12, "stack"), nullptr);
   EXPECT_NE(mgr.Lookup<ValueStack>("", "kept"), nullptr);
 }
