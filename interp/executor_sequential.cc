@@ -6,6 +6,7 @@
 // iteration starts when this one is done. The loop starts once every enter
 // has delivered, and its exits reach the parent frame when it ends.
 #include "interp/executor_step.h"
+#include "interp/scalar_loop.h"
 
 namespace tfg {
 namespace {
@@ -27,7 +28,10 @@ int32_t Step::EnterSequential(FrameState* child, const TaggedNode& t, Tensor* ou
     if (--child->num_pending_inputs > 0) return 0;
   }
   int32_t queued = 0;
-  RunSequential(child, q, queued);
+  // Timing, tracing and numeric checks are per kernel: those runs take the
+  // kernels' path.
+  const bool scalar = child->frame->scalar && !Timed() && !env_.check_numerics;
+  if (!scalar || !RunScalar(child, q, queued)) RunSequential(child, q, queued);
   FrameDone(child, q, queued);
   return queued;
 }
@@ -77,17 +81,47 @@ void Step::RunSequential(FrameState* f, ReadyQueue& q, int32_t& queued) {
     // Only the watchdog reads it: a long loop is not a hang.
     if (env_.hang_timeout_seconds > 0) completed_.fetch_add(1, std::memory_order_relaxed);
   }
-  // Live exits go to the parent now, dead ones when the frame is done.
+  LeaveSequential(f, exits, q, queued);
+}
+
+void Step::LeaveSequential(FrameState* f, std::vector<std::pair<int32_t, Tensor>>& exits, ReadyQueue& q,
+                           int32_t& queued) {
   std::lock_guard<std::mutex> lock(f->parent->mu);
   for (auto& [id, value] : exits) {
     if (value.IsInitialized()) {
-      queued += Activate(f->parent, f->parent_iter, p.nodes[id], &value, false, q);
+      queued += Activate(f->parent, f->parent_iter, plan_->nodes[id], &value, false, q);
     } else {
       f->dead_exits.push_back(id);
     }
   }
   f->entered.clear();
   f->invariants.clear();
+}
+
+bool Step::RunScalar(FrameState* f, ReadyQueue& q, int32_t& queued) {
+  const ScalarLoop& loop = *f->frame->scalar;
+  ScalarLoop::Registers r = loop.MakeRegisters();
+  for (const auto* values : {&f->entered, &f->invariants}) {
+    for (const auto& [id, value] : *values) {
+      if (!loop.Load(id, value, r)) return false;
+    }
+  }
+  std::atomic<int64_t>* progress = env_.hang_timeout_seconds > 0 ? &completed_ : nullptr;
+  const int32_t refused = loop.Run(r, cancelled_, progress);
+  if (refused >= 0) {
+    // The kernel on the same inputs gives the error, with the node's line.
+    const PlanNode& pn = plan_->nodes[refused];
+    std::vector<Tensor> inputs = loop.Inputs(refused, r);
+    OutputBuffer outs(pn.num_outputs);
+    if (Compute(pn, inputs.data(), outs.data())) {
+      Fail(pn, Internal("the scalar loop refused inputs its kernel accepts"));
+    }
+  }
+  const bool dead = cancelled_.load(std::memory_order_relaxed);
+  std::vector<std::pair<int32_t, Tensor>> exits;
+  for (ScalarLoop::ExitValue& e : loop.Exits(r)) exits.emplace_back(e.node, dead ? Tensor() : std::move(e.value));
+  LeaveSequential(f, exits, q, queued);
+  return true;
 }
 
 }  // namespace tfg

@@ -195,6 +195,12 @@ class Step : public std::enable_shared_from_this<Step> {
   // ---- executor_sequential.cc: loops run on one thread
   int32_t EnterSequential(FrameState* child, const TaggedNode& t, Tensor* outs, ReadyQueue& q);
   void RunSequential(FrameState* f, ReadyQueue& q, int32_t& queued);
+  // The loop as a register machine (StaticFrame::scalar); false, having
+  // done nothing, when an entered value does not fit it.
+  bool RunScalar(FrameState* f, ReadyQueue& q, int32_t& queued);
+  // Live exits to the parent, dead ones kept for when the frame is done.
+  void LeaveSequential(FrameState* f, std::vector<std::pair<int32_t, Tensor>>& exits, ReadyQueue& q,
+                       int32_t& queued);
 
   // First member, so it is destroyed last: the session may go away as soon
   // as it is released, and nothing of the step may be touched after that.

@@ -6,6 +6,7 @@
 
 #include "devices/device.h"
 #include "interp/run_signature.h"
+#include "interp/scalar_loop.h"
 #include "ops/framework/op_registry.h"
 
 namespace tfg {
@@ -353,7 +354,11 @@ bool CheapInLoop(const PlanNode& pn) {
 void PlanBuilder::MarkSequentialFrames() {
   std::vector<char> cheap(plan_->frames.size(), 1);
   for (const PlanNode& pn : plan_->nodes) cheap[pn.frame] = cheap[pn.frame] && CheapInLoop(pn);
-  for (size_t f = 1; f < plan_->frames.size(); ++f) plan_->frames[f].sequential = cheap[f];
+  for (size_t f = 1; f < plan_->frames.size(); ++f) {
+    StaticFrame& frame = plan_->frames[f];
+    frame.sequential = cheap[f];
+    if (frame.sequential) frame.scalar = ScalarLoop::Compile(*plan_, static_cast<int32_t>(f));
+  }
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 namespace tfg {
 
 class Device;
+class ScalarLoop;
 
 // A data edge out of a node's output: into a consumer's input slot, or into
 // the step's fetch results.
@@ -78,6 +79,9 @@ struct StaticFrame {
   // inside: each live instance runs start to end on the thread that
   // delivers its last enter (interp/executor_sequential.cc).
   bool sequential = false;
+  // A sequential frame whose values are all numeric scalars, compiled to
+  // a register machine (interp/scalar_loop.h); null otherwise.
+  std::shared_ptr<const ScalarLoop> scalar;
   std::vector<int32_t> initial_pending;  // by local index
 };
 

@@ -11,26 +11,26 @@ namespace {
 template <typename F>
 CwiseFns OrderFns() {
   CwiseFns fns;
-  fns[DType::kF16] = &ComputeBinary<F, half, bool>;
-  fns[DType::kF32] = &ComputeBinary<F, float, bool>;
-  fns[DType::kF64] = &ComputeBinary<F, double, bool>;
-  fns[DType::kI32] = &ComputeBinary<F, int32_t, bool>;
-  fns[DType::kI64] = &ComputeBinary<F, int64_t, bool>;
+  AddBinary<F, half, bool>(fns);
+  AddBinary<F, float, bool>(fns);
+  AddBinary<F, double, bool>(fns);
+  AddBinary<F, int32_t, bool>(fns);
+  AddBinary<F, int64_t, bool>(fns);
   return fns;
 }
 
 template <typename F>
 CwiseFns EqualityFns() {
   CwiseFns fns = OrderFns<F>();
-  fns[DType::kBool] = &ComputeBinary<F, bool, bool>;
-  fns[DType::kString] = &ComputeBinary<F, std::string, bool>;
+  AddBinary<F, bool, bool>(fns);
+  AddBinary<F, std::string, bool>(fns);
   return fns;
 }
 
 template <typename F>
 CwiseFns LogicalFns() {
   CwiseFns fns;
-  fns[DType::kBool] = &ComputeBinary<F, bool, bool>;
+  AddBinary<F, bool, bool>(fns);
   return fns;
 }
 
@@ -66,17 +66,17 @@ constexpr const char* kNoGradient = "boolean output";
     }
     b.Output("z", "bool").SetShapeFn(BroadcastShapeFn).NoGradient(kNoGradient).Doc(op.doc);
     OpRegistrar reg(std::move(b));
-    KernelRegistrar kernel(KernelDef(op.name, DeviceType::kCpu).Factory(CwiseFactory(op.fns, 1)));
+    RegisterCwiseKernel(op.name, op.fns, 1);
   }
   CwiseFns not_fns;
-  not_fns[DType::kBool] = &ComputeUnary<functor::LogicalNot, bool, bool>;
+  AddUnary<functor::LogicalNot, bool, bool>(not_fns);
   OpRegistrar reg(OpDefBuilder("logical_not")
                       .Input("x", "bool")
                       .Output("y", "bool")
                       .SetShapeFn(SameShapeFn)
                       .NoGradient(kNoGradient)
                       .Doc("not x elementwise on bools."));
-  KernelRegistrar kernel(KernelDef("logical_not", DeviceType::kCpu).Factory(CwiseFactory(not_fns, 1)));
+  RegisterCwiseKernel("logical_not", not_fns, 1);
   return true;
 }();
 

@@ -14,11 +14,11 @@ namespace {
 template <typename F>
 CwiseFns ArithFns() {
   CwiseFns fns;
-  fns[DType::kF16] = &ComputeBinary<F, half, half>;
-  fns[DType::kF32] = &ComputeBinary<F, float, float>;
-  fns[DType::kF64] = &ComputeBinary<F, double, double>;
-  fns[DType::kI32] = &ComputeBinary<F, int32_t, int32_t>;
-  fns[DType::kI64] = &ComputeBinary<F, int64_t, int64_t>;
+  AddBinary<F, half, half>(fns);
+  AddBinary<F, float, float>(fns);
+  AddBinary<F, double, double>(fns);
+  AddBinary<F, int32_t, int32_t>(fns);
+  AddBinary<F, int64_t, int64_t>(fns);
   return fns;
 }
 
@@ -134,7 +134,7 @@ const BinaryOp kBinaryOps[] = {
     if (op.grad != nullptr) b.SetGradFn(MakeGrad(op.grad));
     if (op.no_gradient != nullptr) b.NoGradient(op.no_gradient);
     OpRegistrar reg(std::move(b));
-    KernelRegistrar kernel(KernelDef(op.name, DeviceType::kCpu).Factory(CwiseFactory(op.fns, op.cost)));
+    RegisterCwiseKernel(op.name, op.fns, op.cost);
   }
   return true;
 }();

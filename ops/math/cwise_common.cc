@@ -34,6 +34,13 @@ KernelFactory CwiseFactory(CwiseFns fns, int64_t cost, int dispatch_input) {
   };
 }
 
+void RegisterCwiseKernel(const std::string& op, const CwiseFns& fns, int64_t cost, int dispatch_input) {
+  KernelRegistrar kernel(KernelDef(op, DeviceType::kCpu).Factory(CwiseFactory(fns, cost, dispatch_input)));
+  for (DType d : kAllDTypes) {
+    if (ScalarFn f = fns.scalar[static_cast<size_t>(d)]) RegisterScalarFn(op, d, f);
+  }
+}
+
 Status BroadcastShapeFn(ShapeContext& c) {
   PartialShape out = c.input(0);
   for (int i = 1; i < c.num_inputs(); ++i) {

@@ -9,6 +9,7 @@
 
 #include "ops/framework/kernel.h"
 #include "ops/framework/op_registry.h"
+#include "ops/framework/scalar_fn.h"
 
 namespace tfg {
 
@@ -16,9 +17,11 @@ namespace tfg {
 // `cost` is the rough cycle count per element, for ParallelFor.
 using CwiseFn = Status (*)(OpKernelContext& ctx, int64_t cost);
 
-// Kernel bodies indexed by the dtype they are dispatched on (null: none).
+// Kernel bodies indexed by the dtype they are dispatched on (null: none),
+// and the same math on one number for the scalar loop path.
 struct CwiseFns {
   std::array<CwiseFn, static_cast<size_t>(DType::kString) + 1> by_dtype{};
+  std::array<ScalarFn, static_cast<size_t>(DType::kString) + 1> scalar{};
   constexpr CwiseFn& operator[](DType d) { return by_dtype[static_cast<size_t>(d)]; }
   constexpr CwiseFn operator[](DType d) const { return by_dtype[static_cast<size_t>(d)]; }
 };
@@ -29,6 +32,9 @@ std::unique_ptr<OpKernel> MakeCwiseKernel(CwiseFn fn, int64_t cost);
 // A kernel factory that picks the body for the dtype of input `dispatch_input`
 // (e.g. 1 for where, whose input 0 is the bool condition).
 KernelFactory CwiseFactory(CwiseFns fns, int64_t cost, int dispatch_input = 0);
+
+// Registers the CPU kernel of `op` and its scalar functions.
+void RegisterCwiseKernel(const std::string& op, const CwiseFns& fns, int64_t cost, int dispatch_input = 0);
 
 // Output 0 = NumPy broadcast of all inputs; errors name the op.
 Status BroadcastShapeFn(ShapeContext& c);

@@ -140,3 +140,44 @@ Status ComputeUnary(OpKernelContext& ctx, int64_t cost) {
 }
 
 }  // namespace tfg
+
+namespace tfg {
+
+// ---- the same math on one number (ops/framework/scalar_fn.h)
+
+template <typename F, typename T, typename Out>
+bool ScalarBinary(const ScalarValue* in, ScalarValue* out) {
+  const T a = in[0].get<T>(), b = in[1].get<T>();
+  if constexpr (std::is_integral_v<T> && requires { F::kCheck; }) {
+    if constexpr (F::kCheck == functor::Check::kNonZeroDivisor) {
+      if (b == T(0)) return false;
+    } else if constexpr (F::kCheck == functor::Check::kNonNegativeExponent) {
+      if (b < T(0)) return false;
+    }
+  }
+  out->set<Out>(static_cast<Out>(F{}(a, b)));
+  return true;
+}
+
+template <typename F, typename T, typename Out>
+bool ScalarUnary(const ScalarValue* in, ScalarValue* out) {
+  out->set<Out>(static_cast<Out>(F{}(in[0].get<T>())));
+  return true;
+}
+
+// fns[dtype of T] = the kernel body, and its scalar function where T has one.
+template <typename F, typename T, typename Out>
+void AddBinary(CwiseFns& fns) {
+  constexpr DType d = kDTypeOf<T>;
+  fns[d] = &ComputeBinary<F, T, Out>;
+  if constexpr (kIsScalarValueType<T>) fns.scalar[static_cast<size_t>(d)] = &ScalarBinary<F, T, Out>;
+}
+
+template <typename F, typename T, typename Out = T>
+void AddUnary(CwiseFns& fns) {
+  constexpr DType d = kDTypeOf<T>;
+  fns[d] = &ComputeUnary<F, T, Out>;
+  if constexpr (kIsScalarValueType<T>) fns.scalar[static_cast<size_t>(d)] = &ScalarUnary<F, T, Out>;
+}
+
+}  // namespace tfg

@@ -13,17 +13,17 @@ namespace {
 template <typename F>
 CwiseFns FloatFns() {
   CwiseFns fns;
-  fns[DType::kF16] = &ComputeUnary<F, half>;
-  fns[DType::kF32] = &ComputeUnary<F, float>;
-  fns[DType::kF64] = &ComputeUnary<F, double>;
+  AddUnary<F, half>(fns);
+  AddUnary<F, float>(fns);
+  AddUnary<F, double>(fns);
   return fns;
 }
 
 template <typename F>
 CwiseFns NumberFns() {
   CwiseFns fns = FloatFns<F>();
-  fns[DType::kI32] = &ComputeUnary<F, int32_t>;
-  fns[DType::kI64] = &ComputeUnary<F, int64_t>;
+  AddUnary<F, int32_t>(fns);
+  AddUnary<F, int64_t>(fns);
   return fns;
 }
 
@@ -104,7 +104,7 @@ const UnaryOp kUnaryOps[] = {
     if (op.grad != nullptr) b.SetGradFn(MakeGrad(op.grad));
     if (op.no_gradient != nullptr) b.NoGradient(op.no_gradient);
     OpRegistrar reg(std::move(b));
-    KernelRegistrar kernel(KernelDef(op.name, DeviceType::kCpu).Factory(CwiseFactory(op.fns, op.cost)));
+    RegisterCwiseKernel(op.name, op.fns, op.cost);
   }
   return true;
 }();
