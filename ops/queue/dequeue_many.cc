@@ -19,17 +19,8 @@ Status DequeueManyShapeFn(ShapeContext& c) {
 
 }  // namespace
 
-TFG_REGISTER_OP(OpDefBuilder("dequeue_many")
-                    .Input("handle", "string")
-                    .Attr("n", AttrType::kInt, std::nullopt, "elements per batch")
-                    .OutputList("components", "component_types", "")
-                    .Attr("component_types", AttrType::kTypeList, std::nullopt,
-                          "the queue's dtypes: one output per component")
-                    .Attr("component_shapes", AttrType::kShapeList, std::vector<PartialShape>{},
-                          "the queue's declared shapes, for shape inference")
-                    .Stateful()
+TFG_REGISTER_OP(queue::DequeueBatchOpDef("dequeue_many", "elements per batch")
                     .SetShapeFn(DequeueManyShapeFn)
-                    .NoGradient("queues pass values along; no gradient flows through them")
                     .Doc("Takes n elements at once, each component stacked along a new dimension 0 (padded in a "
                          "padding_fifo_queue). Waits until n are there; fails with OutOfRange when the queue is "
                          "closed with fewer than n left."));

@@ -19,17 +19,8 @@ Status DequeueUpToShapeFn(ShapeContext& c) {
 
 }  // namespace
 
-TFG_REGISTER_OP(OpDefBuilder("dequeue_up_to")
-                    .Input("handle", "string")
-                    .Attr("n", AttrType::kInt, std::nullopt, "most elements per batch")
-                    .OutputList("components", "component_types", "")
-                    .Attr("component_types", AttrType::kTypeList, std::nullopt,
-                          "the queue's dtypes: one output per component")
-                    .Attr("component_shapes", AttrType::kShapeList, std::vector<PartialShape>{},
-                          "the queue's declared shapes, for shape inference")
-                    .Stateful()
+TFG_REGISTER_OP(queue::DequeueBatchOpDef("dequeue_up_to", "most elements per batch")
                     .SetShapeFn(DequeueUpToShapeFn)
-                    .NoGradient("queues pass values along; no gradient flows through them")
                     .Doc("Like dequeue_many, but once the queue is closed it hands out the last elements even "
                          "when fewer than n are left (the final, smaller batch); OutOfRange only when none are."));
 TFG_REGISTER_KERNEL(KernelDef("dequeue_up_to", DeviceType::kCpu).Create<DequeueUpToKernel>());

@@ -20,13 +20,7 @@ class EnqueueKernel : public queue::QueueWaitKernel {
 
 }  // namespace
 
-TFG_REGISTER_OP(OpDefBuilder("enqueue")
-                    .Input("handle", "string")
-                    .InputList("components", "component_types", "num_components")
-                    .Attr("component_types", AttrType::kTypeList, std::nullopt, "the dtype of each component")
-                    .Stateful()
-                    .SetShapeFn(shape_fns::NoOutputs)
-                    .NoGradient("queues pass values along; no gradient flows through them")
+TFG_REGISTER_OP(queue::EnqueueOpDef("enqueue")
                     .Doc("Adds one element, one tensor per component, to the queue; waits (without holding a "
                          "thread) while the queue is full. Fails with Aborted when the queue is closed, "
                          "Cancelled when the run is."));

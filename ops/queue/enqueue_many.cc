@@ -20,13 +20,7 @@ class EnqueueManyKernel : public queue::QueueWaitKernel {
 
 }  // namespace
 
-TFG_REGISTER_OP(OpDefBuilder("enqueue_many")
-                    .Input("handle", "string")
-                    .InputList("components", "component_types", "num_components")
-                    .Attr("component_types", AttrType::kTypeList, std::nullopt, "the dtype of each component")
-                    .Stateful()
-                    .SetShapeFn(shape_fns::NoOutputs)
-                    .NoGradient("queues pass values along; no gradient flows through them")
+TFG_REGISTER_OP(queue::EnqueueOpDef("enqueue_many")
                     .Doc("Adds the slices along dimension 0 of the components as elements (all components "
                          "must have the same size there); waits while the queue is full. Fails with Aborted "
                          "when the queue is closed."));

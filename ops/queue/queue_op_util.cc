@@ -120,4 +120,30 @@ void DequeueBatchKernel::ComputeAsync(OpKernelContext& ctx, std::function<void(S
                        });
 }
 
+constexpr const char* kNoGradient = "queues pass values along; no gradient flows through them";
+
+OpDefBuilder EnqueueOpDef(std::string name) {
+  OpDefBuilder b(std::move(name));
+  b.Input("handle", "string")
+      .InputList("components", "component_types", "num_components")
+      .Attr("component_types", AttrType::kTypeList, std::nullopt, "the dtype of each component")
+      .Stateful()
+      .SetShapeFn(shape_fns::NoOutputs)
+      .NoGradient(kNoGradient);
+  return b;
+}
+
+OpDefBuilder DequeueBatchOpDef(std::string name, const char* n_doc) {
+  OpDefBuilder b(std::move(name));
+  b.Input("handle", "string")
+      .Attr("n", AttrType::kInt, std::nullopt, n_doc)
+      .OutputList("components", "component_types", "")
+      .Attr("component_types", AttrType::kTypeList, std::nullopt, "the queue's dtypes: one output per component")
+      .Attr("component_shapes", AttrType::kShapeList, std::vector<PartialShape>{},
+            "the queue's declared shapes, for shape inference")
+      .Stateful()
+      .NoGradient(kNoGradient);
+  return b;
+}
+
 }  // namespace tfg::queue

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ops/framework/kernel.h"
+#include "ops/framework/op_registry.h"
 #include "ops/queue/queue_base.h"
 #include "ops/queue/tuple_batch.h"
 
@@ -58,6 +59,12 @@ class QueueWaitKernel : public OpKernel {
 // component, of the shape in attr `component_shapes` (unknown when absent),
 // with a leading batch dimension `batch` (nullopt: none; -1: unknown).
 Status DequeueShapes(ShapeContext& c, std::optional<int64_t> batch);
+
+// The signatures two ops each share: enqueue and enqueue_many take the
+// handle and a list of components; dequeue_many and dequeue_up_to take
+// the handle and `n` (documented as `n_doc`) and give the components.
+OpDefBuilder EnqueueOpDef(std::string name);
+OpDefBuilder DequeueBatchOpDef(std::string name, const char* n_doc);
 
 // Hands a dequeued tuple to the kernel's outputs, checking it against the
 // node's declared dtypes.
