@@ -3,6 +3,8 @@
 // with whatever the backward loop did not take, when the step ends.
 #include "ops/control/value_stack.h"
 
+#include <fmt/ranges.h>
+
 #include "ops/framework/op_registry.h"
 
 namespace tfg {
@@ -12,18 +14,18 @@ std::string ValueStack::DebugString() const {
   return fmt::format("value stack ({} held)", values_.size());
 }
 
-Status ValueStack::Push(int64_t index, Tensor value) {
+Status ValueStack::Push(const StackKey& key, Tensor value) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!values_.emplace(index, std::move(value)).second) {
-    return Internal("a value was already saved for iteration {}", index);
+  if (!values_.emplace(key, std::move(value)).second) {
+    return Internal("a value was already saved for iteration {}", fmt::join(key, "/"));
   }
   return Status::OK();
 }
 
-Result<Tensor> ValueStack::Pop(int64_t index) {
+Result<Tensor> ValueStack::Pop(const StackKey& key) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = values_.find(index);
-  if (it == values_.end()) return Internal("no value was saved for iteration {}", index);
+  auto it = values_.find(key);
+  if (it == values_.end()) return Internal("no value was saved for iteration {}", fmt::join(key, "/"));
   Tensor t = std::move(it->second);
   values_.erase(it);
   return t;
@@ -38,6 +40,12 @@ Result<std::shared_ptr<ValueStack>> Lookup(const OpKernelContext& ctx, const Ten
   auto s = ctx.resources()->Lookup<ValueStack>(container, kResourceName);
   if (!s) return FailedPrecondition("the value stack '{}' does not exist (it belongs to another step)", container);
   return s;
+}
+
+StackKey KeyOf(const OpKernelContext& ctx, int first, int count) {
+  StackKey key;
+  for (int i = first; i < first + count; ++i) key.push_back(ctx.input(i).scalar<int64_t>());
+  return key;
 }
 
 }  // namespace stack

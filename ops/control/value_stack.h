@@ -3,33 +3,39 @@
 // iteration's index) and the backward loop takes it back (value_stack_pop) when
 // it differentiates that iteration. Keying by index, not push order, keeps
 // the pairing right when parallel_iterations lets iterations finish out of
-// order.
+// order. In a loop inside other loops the key is the iteration of each.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "ops/framework/kernel.h"
 #include "ops/framework/resource_mgr.h"
 
 namespace tfg {
 
+// The iteration of the outermost loop first, of the loop saving last.
+using StackKey = std::vector<int64_t>;
+
 class ValueStack : public Resource {
  public:
   std::string DebugString() const override;
-  Status Push(int64_t index, Tensor value);
-  Result<Tensor> Pop(int64_t index);
+  Status Push(const StackKey& key, Tensor value);
+  Result<Tensor> Pop(const StackKey& key);
 
  private:
   mutable std::mutex mu_;
-  std::map<int64_t, Tensor> values_;
+  std::map<StackKey, Tensor> values_;
 };
 
 namespace stack {
 
 Result<std::shared_ptr<ValueStack>> Lookup(const OpKernelContext& ctx, const Tensor& handle);
+// Inputs [first, first + count) of the kernel, each an i64 scalar.
+StackKey KeyOf(const OpKernelContext& ctx, int first, int count);
 
 }  // namespace stack
 }  // namespace tfg

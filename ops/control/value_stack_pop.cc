@@ -1,4 +1,4 @@
-// value_stack_pop(handle, index): takes back the value a forward loop saved for
+// value_stack_pop(handle, index...): takes back the value a forward loop saved for
 // iteration `index`, in the backward loop that differentiates it.
 #include "ops/control/value_stack.h"
 #include "ops/framework/op_registry.h"
@@ -14,7 +14,7 @@ class StackPopKernel : public OpKernel {
   }
   Status Compute(OpKernelContext& ctx) override {
     TFG_ASSIGN_OR_RETURN(std::shared_ptr<ValueStack> s, stack::Lookup(ctx, ctx.input(0)));
-    TFG_ASSIGN_OR_RETURN(Tensor t, s->Pop(ctx.input(1).scalar<int64_t>()));
+    TFG_ASSIGN_OR_RETURN(Tensor t, s->Pop(stack::KeyOf(ctx, 1, ctx.num_inputs() - 1)));
     if (t.dtype() != dtype_) return Internal("value_stack_pop expected {} but got {}", DTypeName(dtype_), t.DebugString());
     ctx.set_output(0, std::move(t));
     return Status::OK();
@@ -35,7 +35,7 @@ Status PopShape(ShapeContext& c) {
 
 TFG_REGISTER_OP(OpDefBuilder("value_stack_pop")
                     .Input("handle", "string")
-                    .Input("index", "i64")
+                    .InputList("index", "i64", "depth")
                     .Output("output", "T")
                     .TypeAttr("T", AllTypes())
                     .Attr("element_shape", AttrType::kShape, PartialShape::Unknown(), "the saved value's shape")

@@ -1,5 +1,5 @@
-// value_stack_push(handle, index, value): saves a forward loop's value for
-// iteration `index` and passes it on.
+// value_stack_push(handle, index..., value): saves a forward loop's value for
+// iteration `index` (one index per enclosing loop) and passes it on.
 #include "ops/control/value_stack.h"
 #include "ops/framework/op_registry.h"
 
@@ -10,15 +10,16 @@ class StackPushKernel : public OpKernel {
  public:
   Status Compute(OpKernelContext& ctx) override {
     TFG_ASSIGN_OR_RETURN(std::shared_ptr<ValueStack> s, stack::Lookup(ctx, ctx.input(0)));
-    TFG_RETURN_IF_ERROR(s->Push(ctx.input(1).scalar<int64_t>(), ctx.input(2)));
-    ctx.set_output(0, ctx.input(2));
+    const int value = ctx.num_inputs() - 1;
+    TFG_RETURN_IF_ERROR(s->Push(stack::KeyOf(ctx, 1, value - 1), ctx.input(value)));
+    ctx.set_output(0, ctx.input(value));
     return Status::OK();
   }
   bool IsExpensive() const override { return false; }
 };
 
 Status PushShape(ShapeContext& c) {
-  c.set_output(0, c.input(2));
+  c.set_output(0, c.input(c.num_inputs() - 1));
   return Status::OK();
 }
 
@@ -26,15 +27,15 @@ Status PushShape(ShapeContext& c) {
 
 TFG_REGISTER_OP(OpDefBuilder("value_stack_push")
                     .Input("handle", "string")
-                    .Input("index", "i64")
+                    .InputList("index", "i64", "depth")
                     .Input("value", "T")
                     .Output("output", "T")
                     .TypeAttr("T", AllTypes())
                     .Stateful()
                     .SetShapeFn(PushShape)
                     .NoGradient("saves a value for a gradient; not differentiated itself")
-                    .Doc("Saves value in a stack under index (a forward iteration) and outputs it. Built by grad() "
-                         "through a while_loop."));
+                    .Doc("Saves value in a stack under index (a forward iteration; one per loop, outermost first) and "
+                         "outputs it. Built by grad() through a while_loop."));
 TFG_REGISTER_KERNEL(KernelDef("value_stack_push", DeviceType::kCpu).Create<StackPushKernel>());
 
 }  // namespace tfg

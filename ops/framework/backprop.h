@@ -63,17 +63,21 @@ struct WhileLoopNodes {
   Output pred;  // loop_cond's output
   std::vector<Var> vars;
   std::vector<Node*> invariants;
-  std::vector<Node*> members;  // every node of the frame, ascending ids
+  std::vector<Node*> members;  // every node of the frame and of loops inside it, ascending ids
   std::unordered_set<const Node*> member_set;
+  std::vector<WhileLoopNodes> inner;  // loops directly inside the body
 
   bool Contains(const Node* n) const { return member_set.count(n) > 0; }
+  // The loop of `inner` that `n` belongs to, or null.
+  const WhileLoopNodes* InnerLoopOf(const Node* n) const;
   int last_id() const { return members.back()->id(); }
   // One of the nodes that make the loop a loop (not the body or condition).
   bool IsFrameNode(const Node* n) const;
 };
 
-// The loops with an exit in `relevant`; loop_of[id] is the index of the
-// loop node `id` belongs to, or -1. Nested loops are refused.
+// The outermost loops with an exit in `relevant` (loops inside them, with
+// one there too, in their `inner`); loop_of[id] is the index of the
+// outermost loop node `id` belongs to, or -1.
 Result<std::vector<WhileLoopNodes>> FindWhileLoops(const Graph& g, const std::vector<bool>& relevant,
                                                    std::vector<int>* loop_of);
 

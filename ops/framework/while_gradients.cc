@@ -9,7 +9,9 @@
 // extra backward loop variables.
 #include <limits>
 #include <map>
+#include <memory>
 #include <tuple>
+#include <unordered_map>
 
 #include "ops/framework/backprop.h"
 
@@ -27,8 +29,13 @@ struct BackVar {
 
 class WhileGradient {
  public:
-  WhileGradient(Graph& g, const WhileLoopNodes& loop, const std::vector<bool>& relevant, const SourceSpan& span)
-      : g_(g), loop_(loop), relevant_(relevant), span_(span), backward_frame_(fmt::format("gradients/{}#{}", loop.frame, g.num_nodes())) {}
+  // `parent`: the gradient of the loop this one lies in (its backward loop
+  // holds this one's), or null.
+  WhileGradient(Graph& g, const WhileLoopNodes& loop, const std::vector<bool>& relevant, const SourceSpan& span,
+                WhileGradient* parent = nullptr)
+      : g_(g), loop_(loop), relevant_(relevant), span_(span),
+        backward_frame_(fmt::format("gradients/{}#{}", loop.frame, g.num_nodes())), parent_(parent),
+        depth_(parent ? parent->depth_ + 1 : 0), made_(parent ? parent->made_ : std::make_shared<Made>()) {}
 
   Status Build(const std::vector<Output>& xs, Backprop& outer);
 
@@ -53,6 +60,16 @@ class WhileGradient {
   }
   Result<Output> Constant(int64_t value);
   Result<Node*> Enter(Output value, const std::string& frame, bool constant);
+  // `leaf` (a node without inputs, outside every loop) inside the forward
+  // loop, through the enclosing loops' frames.
+  Result<Output> EnterForward(Output leaf);
+  // Nodes added to the forward loops stay where they are: the enclosing
+  // loops' gradients must not move them into their backward loops.
+  void KeepInForward(Node* n);
+  // The key a value of this iteration is saved under: the iteration of
+  // each enclosing loop, then this one's.
+  Result<std::vector<Output>> ForwardKey();
+  Result<std::vector<Output>> BackwardKey();
 
   Status CountForwardIterations();
   Result<BackVar> BackLoopVar(Output init);
@@ -72,6 +89,8 @@ class WhileGradient {
   Branch BranchOf(Output o) const;
   int Depth(const Branch& b) const;
   Branch Deepest(const std::vector<Output>& values) const;
+  // Where a loop inside the body runs: where its inputs are live.
+  Branch BranchOfLoop(const WhileLoopNodes& inner) const;
   // A node of the backward body that is live exactly in the iterations
   // whose forward pass took branch `b`.
   Result<Node*> Anchor(const Branch& b);
@@ -79,6 +98,7 @@ class WhileGradient {
   // Where a node built for the backward body may read `o` from: forward
   // values come off a stack, invariants and constants through an enter.
   Result<Output> Inside(Output o);
+  bool InForwardBody(const Node* n) const { return loop_.Contains(n) || forward_extra_.count(n) > 0; }
   Result<Output> Saved(Output forward);
   Result<Output> EnterBackward(Output outer);
   // Points the inputs of every node built since the last call at Inside().
@@ -89,7 +109,24 @@ class WhileGradient {
   const std::vector<bool>& relevant_;
   SourceSpan span_;
   std::string backward_frame_;
-  std::unordered_set<const Node*> own_;  // built here, in the right frame already
+  WhileGradient* parent_;
+  std::vector<Output> xs_;
+  const int depth_;  // how many loops this one lies in
+  // Who built what, shared by the gradients of a loop and of the loops
+  // inside it: `depth` by node, and the nodes that stay in the forward loops.
+  struct Made {
+    std::unordered_map<const Node*, int> depth;
+    std::unordered_set<const Node*> forward;
+  };
+  std::shared_ptr<Made> made_;
+  // Built here or by an enclosing loop's gradient (so in the right frame
+  // already), or left in a forward loop: Relocate leaves it alone.
+  bool Placed(const Node* n) const;
+  // Forward values an inner loop's gradient added to this loop's body (its
+  // iteration count), saved like the body's own.
+  std::unordered_set<const Node*> forward_extra_;
+  std::map<std::pair<const Node*, int>, Output> entered_forward_;
+  std::vector<Output> forward_key_, backward_key_;
   int relocated_ = 0;
   // Nodes from here on were built for the backward body.
   int relocated_floor_ = std::numeric_limits<int>::max();
@@ -119,7 +156,7 @@ Result<Node*> WhileGradient::Add(const std::string& op, std::vector<Output> inpu
   spec.name = "gradients/" + loop_.frame + "/" + op;
   spec.span = loop_.vars[0].exit->span();
   TFG_ASSIGN_OR_RETURN(Node * n, g_.AddNode(std::move(spec)));
-  own_.insert(n);
+  made_->depth[n] = depth_;
   return n;
 }
 
@@ -133,20 +170,80 @@ Result<Node*> WhileGradient::Enter(Output value, const std::string& frame, bool 
              {{"frame_name", frame}, {"is_constant", constant}, {"parallel_iterations", loop_.parallel_iterations}});
 }
 
+void WhileGradient::KeepInForward(Node* n) {
+  made_->forward.insert(n);
+}
+
+bool WhileGradient::Placed(const Node* n) const {
+  if (made_->forward.count(n)) return true;
+  auto it = made_->depth.find(n);
+  return it != made_->depth.end() && it->second <= depth_;
+}
+
+Result<Output> WhileGradient::EnterForward(Output leaf) {
+  auto [it, added] = entered_forward_.try_emplace({leaf.node, leaf.index});
+  if (!added) return it->second;
+  Output from = leaf;
+  if (parent_) {
+    TFG_ASSIGN_OR_RETURN(from, parent_->EnterForward(leaf));
+  }
+  TFG_ASSIGN_OR_RETURN(Node * enter, Enter(from, loop_.frame, true));
+  KeepInForward(enter);
+  it->second = enter->output(0);
+  return it->second;
+}
+
+Result<std::vector<Output>> WhileGradient::ForwardKey() {
+  if (!forward_key_.empty()) return forward_key_;
+  if (parent_) {
+    TFG_ASSIGN_OR_RETURN(std::vector<Output> outer, parent_->ForwardKey());
+    for (const Output& o : outer) {
+      TFG_ASSIGN_OR_RETURN(Node * inside, Enter(o, loop_.frame, true));
+      KeepInForward(inside);
+      forward_key_.push_back(inside->output(0));
+    }
+  }
+  forward_key_.push_back(forward_index_);
+  return forward_key_;
+}
+
+Result<std::vector<Output>> WhileGradient::BackwardKey() {
+  if (!backward_key_.empty()) return backward_key_;
+  if (parent_) {
+    TFG_ASSIGN_OR_RETURN(std::vector<Output> outer, parent_->BackwardKey());
+    for (const Output& o : outer) {
+      TFG_ASSIGN_OR_RETURN(Node * inside, Enter(o, backward_frame_, true));
+      backward_key_.push_back(inside->output(0));
+    }
+  }
+  backward_key_.push_back(backward_index_);
+  return backward_key_;
+}
+
 // A counter added to the forward loop as one more loop variable: 0 on
 // entry, +1 per iteration, so the body knows its iteration's index and the
-// backward loop how many iterations to run.
+// backward loop how many iterations to run. In a loop inside another, its
+// count is a value of the enclosing body, saved by that loop's gradient.
 Status WhileGradient::CountForwardIterations() {
   TFG_ASSIGN_OR_RETURN(zero_, Constant(0));
   TFG_ASSIGN_OR_RETURN(one_, Constant(1));
-  TFG_ASSIGN_OR_RETURN(Node * enter, Enter(zero_, loop_.frame, false));
+  Output start = zero_;
+  if (parent_) {
+    TFG_ASSIGN_OR_RETURN(start, parent_->EnterForward(zero_));
+  }
+  TFG_ASSIGN_OR_RETURN(Node * enter, Enter(start, loop_.frame, false));
   TFG_ASSIGN_OR_RETURN(Node * merge, Add("merge", {enter->output(0), enter->output(0)}));
   TFG_ASSIGN_OR_RETURN(Node * sw, Add("switch", {merge->output(0), loop_.pred}));
   TFG_ASSIGN_OR_RETURN(Node * exit, Add("exit", {sw->output(0)}));
-  TFG_ASSIGN_OR_RETURN(Node * one_inside, Enter(one_, loop_.frame, true));
-  TFG_ASSIGN_OR_RETURN(forward_increment_, Add("add", {sw->output(1), one_inside->output(0)}));
+  TFG_ASSIGN_OR_RETURN(Output one_inside, EnterForward(one_));
+  TFG_ASSIGN_OR_RETURN(forward_increment_, Add("add", {sw->output(1), one_inside}));
   TFG_ASSIGN_OR_RETURN(Node * next, Add("next_iteration", {forward_increment_->output(0)}));
   TFG_RETURN_IF_ERROR(merge->ReplaceInput(1, next->output(0)));
+  for (Node* n : {zero_.node, one_.node, enter, merge, sw, exit, forward_increment_, next}) KeepInForward(n);
+  if (parent_) {
+    parent_->forward_extra_.insert(exit);
+    parent_->branch_[{exit, 0}] = parent_->BranchOfLoop(loop_);
+  }
   forward_index_ = sw->output(1);
   forward_count_ = exit->output(0);
   return Status::OK();
@@ -201,6 +298,16 @@ Status WhileGradient::DifferentiateBody(Backprop& body) {
   relocated_ = g_.num_nodes();
   for (auto it = loop_.members.rbegin(); it != loop_.members.rend(); ++it) {
     Node* n = *it;
+    // A loop inside the body is differentiated whole, as grad() does
+    // outside loops, with its backward loop inside this one's.
+    if (const WhileLoopNodes* inner = loop_.InnerLoopOf(n)) {
+      if (n->id() == inner->last_id()) {
+        WhileGradient gradient(g_, *inner, relevant_, span_, this);
+        TFG_RETURN_IF_ERROR(gradient.Build(xs_, body));
+        TFG_RETURN_IF_ERROR(Relocate());
+      }
+      continue;
+    }
     if (!relevant_[n->id()] || loop_.IsFrameNode(n) || n->op_name() == "enter") continue;
     TFG_RETURN_IF_ERROR(body.Step(n, relevant_));
     TFG_RETURN_IF_ERROR(Relocate());
@@ -228,12 +335,12 @@ Status WhileGradient::DifferentiateBody(Backprop& body) {
 }
 
 Result<Output> WhileGradient::Inside(Output o) {
-  if (loop_.Contains(o.node)) {
+  if (InForwardBody(o.node)) {
     const bool* constant = o.node->attr<bool>("is_constant");
     if (o.node->op_name() == "enter" && constant && *constant) return EnterBackward(o.node->inputs()[0]);
     return Saved(o);
   }
-  const bool new_leaf = o.node->id() >= relocated_floor_ && !own_.count(o.node) && o.node->inputs().empty() &&
+  const bool new_leaf = o.node->id() >= relocated_floor_ && !Placed(o.node) && o.node->inputs().empty() &&
                         o.node->control_inputs().empty();
   return new_leaf ? EnterBackward(o) : o;
 }
@@ -241,7 +348,14 @@ Result<Output> WhileGradient::Inside(Output o) {
 Result<Output> WhileGradient::EnterBackward(Output outer) {
   auto [it, added] = entered_.try_emplace({outer.node, outer.index});
   if (!added) return it->second;
-  TFG_ASSIGN_OR_RETURN(Node * enter, Enter(outer, backward_frame_, true));
+  // A leaf outside every loop comes in through the enclosing backward loops;
+  // anything else is a value of the enclosing body, which its gradient
+  // moves into its backward loop (Relocate).
+  Output from = outer;
+  if (parent_ && outer.node->inputs().empty() && outer.node->control_inputs().empty()) {
+    TFG_ASSIGN_OR_RETURN(from, parent_->EnterBackward(outer));
+  }
+  TFG_ASSIGN_OR_RETURN(Node * enter, Enter(from, backward_frame_, true));
   it->second = enter->output(0);
   return it->second;
 }
@@ -253,18 +367,26 @@ Result<Output> WhileGradient::Saved(Output forward) {
   auto [it, added] = saved_.try_emplace({forward.node, forward.index});
   if (!added) return it->second;
   TFG_ASSIGN_OR_RETURN(Node * stack, Add("value_stack", {}));
-  TFG_ASSIGN_OR_RETURN(Node * handle_forward, Enter(stack->output(0), loop_.frame, true));
-  TFG_ASSIGN_OR_RETURN(Node * push, Add("value_stack_push", {handle_forward->output(0), forward_index_, forward}));
+  KeepInForward(stack);
+  TFG_ASSIGN_OR_RETURN(Output handle_forward, EnterForward(stack->output(0)));
+  TFG_ASSIGN_OR_RETURN(std::vector<Output> push_inputs, ForwardKey());
+  push_inputs.insert(push_inputs.begin(), handle_forward);
+  push_inputs.push_back(forward);
+  TFG_ASSIGN_OR_RETURN(Node * push, Add("value_stack_push", std::move(push_inputs)));
+  KeepInForward(push);
   // The counter moves on once the iteration's saves have run, or been
   // skipped as dead in a branch not taken.
   if (saves_done_ == nullptr) {
     TFG_ASSIGN_OR_RETURN(saves_done_, Add("control_trigger", {}, {}, {push}));
+    KeepInForward(saves_done_);
     forward_increment_->AddControlInput(saves_done_);
   } else {
     saves_done_->AddControlInput(push);
   }
   TFG_ASSIGN_OR_RETURN(Output handle_backward, EnterBackward(stack->output(0)));
-  TFG_ASSIGN_OR_RETURN(Node * pop, Add("value_stack_pop", {handle_backward, backward_index_},
+  TFG_ASSIGN_OR_RETURN(std::vector<Output> pop_inputs, BackwardKey());
+  pop_inputs.insert(pop_inputs.begin(), handle_backward);
+  TFG_ASSIGN_OR_RETURN(Node * pop, Add("value_stack_pop", std::move(pop_inputs),
                                        {{"T", forward.dtype()}, {"element_shape", forward.shape()}}));
   it->second = pop->output(0);
   const Branch branch = BranchOf(forward);
@@ -313,12 +435,25 @@ WhileGradient::Branch WhileGradient::Deepest(const std::vector<Output>& values) 
   return deepest;
 }
 
+WhileGradient::Branch WhileGradient::BranchOfLoop(const WhileLoopNodes& inner) const {
+  std::vector<Output> in;
+  for (const WhileLoopNodes::Var& v : inner.vars) in.push_back(v.enter->inputs()[0]);
+  for (const Node* e : inner.invariants) in.push_back(e->inputs()[0]);
+  return Deepest(in);
+}
+
 // Walks the body in build order: a cond's switch opens a branch per
 // output, its merge closes it, and every other node is in the innermost
 // branch among its inputs.
 void WhileGradient::FindBranches() {
   for (Node* n : loop_.members) {
     if (loop_.IsFrameNode(n) || n->op_name() == "enter") continue;
+    // A loop inside is one computation: its results are live where its
+    // inputs are.
+    if (const WhileLoopNodes* inner = loop_.InnerLoopOf(n)) {
+      if (n->op_name() == "exit") branch_[{n, 0}] = BranchOfLoop(*inner);
+      continue;
+    }
     std::vector<Output> from = n->inputs();
     if (from.empty()) {
       for (Node* c : n->control_inputs()) {
@@ -342,7 +477,7 @@ void WhileGradient::FindBranches() {
 Status WhileGradient::Relocate() {
   for (; relocated_ < g_.num_nodes(); ++relocated_) {
     Node* n = g_.node(relocated_);
-    if (own_.count(n)) continue;
+    if (Placed(n)) continue;
     for (const Node* c : n->control_inputs()) {
       if (loop_.Contains(c)) {
         return Status(Code::kUnimplemented,
@@ -361,6 +496,7 @@ Status WhileGradient::Relocate() {
 }
 
 Status WhileGradient::Build(const std::vector<Output>& xs, Backprop& outer) {
+  xs_ = xs;
   bool any = false;
   for (const WhileLoopNodes::Var& v : loop_.vars) {
     if (!relevant_[v.merge->id()] || !IsFloat(v.merge->output_types()[0])) continue;

@@ -16,6 +16,13 @@ bool WhileLoopNodes::IsFrameNode(const Node* n) const {
   return false;
 }
 
+const WhileLoopNodes* WhileLoopNodes::InnerLoopOf(const Node* n) const {
+  for (const WhileLoopNodes& l : inner) {
+    if (l.Contains(n)) return &l;
+  }
+  return nullptr;
+}
+
 namespace {
 
 using Consumers = std::vector<std::vector<Node*>>;
@@ -48,24 +55,22 @@ Status NotUnderstood(const Node* enter, const std::string& why) {
 }
 
 // Every node reachable from the frame's enters without leaving it through
-// one of its exits.
-Status CollectMembers(const Consumers& consumers, WhileLoopNodes& loop, const std::vector<Node*>& enters) {
+// one of its own exits (a loop inside it is passed through).
+void CollectMembers(const Consumers& consumers, WhileLoopNodes& loop, const std::vector<Node*>& enters) {
+  std::unordered_set<const Node*> own_exits;
+  for (const WhileLoopNodes::Var& v : loop.vars) own_exits.insert(v.exit);
   std::vector<Node*> stack(enters.begin(), enters.end());
   for (Node* e : enters) loop.member_set.insert(e);
   while (!stack.empty()) {
     Node* n = stack.back();
     stack.pop_back();
     loop.members.push_back(n);
-    if (n->op_name() == "exit") continue;
+    if (own_exits.count(n)) continue;
     for (Node* c : consumers[n->id()]) {
-      if (loop.member_set.count(c)) continue;
-      if (c->op_name() == "enter") return NotUnderstood(c, "it contains another while_loop (nested loops)");
-      loop.member_set.insert(c);
-      stack.push_back(c);
+      if (loop.member_set.insert(c).second) stack.push_back(c);
     }
   }
   std::sort(loop.members.begin(), loop.members.end(), [](const Node* a, const Node* b) { return a->id() < b->id(); });
-  return Status::OK();
 }
 
 // The nodes of a loop variable that follow its enter; null where one is
@@ -107,8 +112,31 @@ Result<WhileLoopNodes> ReadLoop(const Consumers& consumers, const std::string& f
   for (const WhileLoopNodes::Var& v : loop.vars) {
     if (v.sw->inputs()[1] != loop.pred) return NotUnderstood(v.enter, "its switches disagree on the predicate");
   }
-  TFG_RETURN_IF_ERROR(CollectMembers(consumers, loop, enters));
+  CollectMembers(consumers, loop, enters);
   return loop;
+}
+
+// Moves each loop into the `inner` of the smallest other loop it lies in;
+// returns the loops that lie in none.
+std::vector<WhileLoopNodes> Nest(std::vector<WhileLoopNodes> loops) {
+  // Smallest first, so a loop's inner loops are complete before it moves.
+  std::sort(loops.begin(), loops.end(),
+            [](const WhileLoopNodes& a, const WhileLoopNodes& b) { return a.members.size() < b.members.size(); });
+  std::vector<bool> moved(loops.size(), false);
+  for (size_t i = 0; i < loops.size(); ++i) {
+    for (size_t j = i + 1; j < loops.size(); ++j) {
+      if (loops[j].Contains(loops[i].vars[0].enter)) {
+        loops[j].inner.push_back(std::move(loops[i]));
+        moved[i] = true;
+        break;
+      }
+    }
+  }
+  std::vector<WhileLoopNodes> outermost;
+  for (size_t i = 0; i < loops.size(); ++i) {
+    if (!moved[i]) outermost.push_back(std::move(loops[i]));
+  }
+  return outermost;
 }
 
 }  // namespace
@@ -131,10 +159,13 @@ Result<std::vector<WhileLoopNodes>> FindWhileLoops(const Graph& g, const std::ve
     }
     if (!needed) continue;
     TFG_ASSIGN_OR_RETURN(WhileLoopNodes loop, ReadLoop(consumers, frame, frame_enters));
-    for (const Node* m : loop.members) (*loop_of)[m->id()] = static_cast<int>(loops.size());
     loops.push_back(std::move(loop));
   }
-  return loops;
+  std::vector<WhileLoopNodes> outermost = Nest(std::move(loops));
+  for (size_t i = 0; i < outermost.size(); ++i) {
+    for (const Node* m : outermost[i].members) (*loop_of)[m->id()] = static_cast<int>(i);
+  }
+  return outermost;
 }
 
 }  // namespace tfg
