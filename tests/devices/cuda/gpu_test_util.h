@@ -1,0 +1,26 @@
+// Running one op's GPU kernel the way the executor does (asynchronously,
+// on device memory), for the GPU-vs-CPU tests and scripts/gpu-check.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "devices/device.h"
+#include "ops/framework/attr.h"
+#include "ops/framework/status.h"
+#include "ops/framework/tensor.h"
+
+namespace tfg::test {
+
+// The first GPU, or null when there is none (tests then GTEST_SKIP).
+Device* TestGpuDevice();
+
+// True when `op` has a GPU kernel for these input dtypes and attrs.
+bool HasGpuKernel(const std::string& op, const std::vector<DType>& input_types, AttrMap attrs);
+
+// Copies the host `inputs` to `gpu`, runs the op's GPU kernel there through
+// ComputeAsync, and copies the outputs back to host memory.
+Result<std::vector<Tensor>> RunOpOnGpu(Device* gpu, const std::string& op, const std::vector<Tensor>& inputs,
+                                       AttrMap attrs = {});
+
+}  // namespace tfg::test
