@@ -221,6 +221,12 @@ Result<Value> MakeContext(Evaluator& ev, BoundArgs& args, ContextValue::Kind kin
     TFG_ASSIGN_OR_RETURN(ctx->nodes, ev.ControlNodes(Value::NewList(args.rest), args.span));
     return Value::Context(std::move(ctx));
   }
+  if (kind == ContextValue::Kind::kColocate) {
+    TFG_ASSIGN_OR_RETURN(std::vector<Node*> nodes, ev.ControlNodes(args[0], args.spans[0]));
+    if (nodes.size() != 1) return Fail(args, "needs one tensor, op or variable, got " + Describe(args[0]));
+    ctx->text = nodes[0]->name();
+    return Value::Context(std::move(ctx));
+  }
   TFG_ASSIGN_OR_RETURN(ctx->text, StringArg(args, 0));
   Status check;
   if (kind == ContextValue::Kind::kDevice) check = DeviceSpec::Parse(ctx->text).status();
@@ -270,6 +276,9 @@ const BuiltinRegistrar kGraphBuiltins({
      [](Evaluator& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kDeps); }, true},
     {"container", {Req("name")}, "with container(\"name\") { ... }: variables built inside live in that container.",
      [](Evaluator& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kContainer); }},
+    {"colocate_with", {Req("x")},
+     "with colocate_with(x) { ... }: the nodes built inside run on the device of x (a tensor, op or variable).",
+     [](Evaluator& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kColocate); }},
 });
 
 }  // namespace

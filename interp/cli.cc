@@ -96,6 +96,19 @@ Status ArgParser::ParseOption(const std::string& arg) {
     // Graphviz dot is the only graph format; the flag is accepted for clarity.
   } else if (arg == "--optimized" && opts_.command == Command::kGraph) {
     opts_.optimized = true;
+  } else if (arg == "--placed" && opts_.command == Command::kGraph) {
+    opts_.placed = true;
+  } else if (is("--local-devices")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--local-devices"));
+    auto n = v.rfind("cpu=", 0) == 0 ? ParseNumber<int>(v.substr(4)) : std::nullopt;
+    if (!n || *n < 1 || *n > 64) {
+      return UsageError("--local-devices expects cpu=N with N from 1 to 64, found '" + v + "'");
+    }
+    opts_.local_cpu_devices = *n;
+  } else if (is("--device")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--device"));
+    if (v != "cpu" && v != "gpu") return UsageError("--device expects cpu or gpu, found '" + v + "'");
+    opts_.device_type = v;
   } else if (is("--threads")) {
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--threads"));
     auto n = ParseNumber<int>(v);
@@ -232,6 +245,8 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.stats = opts.stats;
   o.trace = !opts.trace_path.empty();
   o.logdir = opts.logdir;
+  o.local_cpu_devices = opts.local_cpu_devices;
+  o.device_type = opts.device_type;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -256,7 +271,9 @@ Result<std::string> OptimizedGraphToDot(const Graph& graph) {
 
 // The graph command's output, after the script ran in check mode.
 Result<std::string> GraphOutput(const CliOptions& opts, const Interpreter& interp) {
+  if (opts.optimized && opts.placed) return UsageError("graph takes --optimized or --placed, not both");
   if (opts.optimized) return OptimizedGraphToDot(interp.graph());
+  if (opts.placed) return interp.PlacedGraphToDot();
   return interp.GraphToDot();
 }
 
@@ -340,7 +357,8 @@ const char kSynopsis[] =
        tfg [options]                  start the interactive REPL
        tfg [options] check FILE       parse, build and shape-check without running
        tfg [options] graph FILE --dot print the graph in Graphviz dot syntax
-                                      (--optimized: as optimized before running)
+                                      (--optimized: as optimized before running;
+                                       --placed: nodes coloured by device)
        tfg --help | --version
 )";
 
@@ -363,6 +381,9 @@ options:
                 queue, naming them (default 10; 0: wait forever)
   --trace FILE  write a timeline of kernels and steps (Chrome trace JSON, for Perfetto)
   --logdir DIR  create DIR for TensorBoard event files; scripts read it with logdir()
+  --local-devices cpu=N
+                N logical CPU devices (/device:cpu:0 ... cpu:N-1) to place ops on
+  --device TYPE nodes without a device type of their own prefer TYPE (cpu or gpu)
   --help, -h    show this help
   --version, -V show the version
 

@@ -40,6 +40,9 @@ struct CliOptions {
   std::string trace_path;                // --trace FILE; empty: none
   std::string logdir;                    // --logdir DIR (logdir() in scripts); empty: none
   bool optimized = false;                // graph --optimized
+  bool placed = false;                   // graph --placed
+  int local_cpu_devices = 1;             // --local-devices cpu=N
+  std::string device_type;               // --device TYPE; empty: any
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

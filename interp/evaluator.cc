@@ -17,6 +17,8 @@ Evaluator::Evaluator(InterpreterOptions options) : options_(std::move(options)) 
   so.seed = options_.seed;
   so.check_numerics = options_.check_numerics;
   so.hang_timeout_seconds = options_.hang_timeout;
+  so.local_cpu_devices = options_.local_cpu_devices;
+  so.default_device_type = options_.device_type;
   so.collect_stats = options_.stats;
   so.trace = options_.trace;
   so.max_eager_elements = options_.max_eager_elements;

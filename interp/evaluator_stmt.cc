@@ -281,6 +281,7 @@ Result<Flow> Evaluator::ExecWith(const ast::With& s, const std::shared_ptr<Env>&
     case ContextValue::Kind::kScope: scopes_.PushScope(c.text); break;
     case ContextValue::Kind::kDeps: scopes_.PushDeps(c.nodes); break;
     case ContextValue::Kind::kContainer: scopes_.PushContainer(c.text); break;
+    case ContextValue::Kind::kColocate: scopes_.PushColocate(c.text); break;
   }
   ScopeGuard guard(scopes_);
   if (!s.as_name.empty()) env->vars[s.as_name] = ctx;

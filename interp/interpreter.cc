@@ -9,6 +9,9 @@
 #include "interp/interrupt.h"
 #include "interp/modules.h"
 #include "interp/parser.h"
+#include "interp/placer.h"
+#include "interp/session.h"
+#include "interp/device_set.h"
 #include "interp/queue_runner.h"
 #include "interp/run_stats.h"
 #include "interp/trace.h"
@@ -103,6 +106,15 @@ std::vector<std::string> Interpreter::Completions(const std::string& prefix) con
 const Graph& Interpreter::graph() const { return impl_->ev.graph(); }
 
 std::string Interpreter::GraphToDot() const { return tfg::GraphToDot(impl_->ev.graph()); }
+
+Result<std::string> Interpreter::PlacedGraphToDot() const {
+  const DeviceSet& devices = impl_->ev.session().devices();
+  TFG_ASSIGN_OR_RETURN(std::vector<int32_t> device_of,
+                       PlaceGraph(impl_->ev.graph(), devices, impl_->ev.session().options().default_device_type));
+  std::vector<std::string> names;
+  for (Device* d : devices.devices()) names.push_back(d->name());
+  return tfg::GraphToDot(impl_->ev.graph(), device_of, names);
+}
 
 std::string Interpreter::StatsReport() const {
   const RunStats* stats = impl_->ev.session().stats();

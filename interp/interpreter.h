@@ -23,6 +23,8 @@ struct InterpreterOptions {
   bool stats = false;             // --stats: time kernels per op type (Interpreter::StatsReport)
   bool trace = false;             // --trace: record a timeline (Interpreter::WriteTrace)
   std::string logdir;             // --logdir DIR: what logdir() returns ("": none)
+  int local_cpu_devices = 1;      // --local-devices cpu=N (SessionOptions)
+  std::string device_type;        // --device TYPE (SessionOptions::default_device_type)
   // Limits for running untrusted scripts (the fuzzer): a script that runs
   // more statements, or an op run at once on host values whose inputs or
   // outputs have more elements, fails with ResourceExhausted. 0: no limit.
@@ -58,6 +60,10 @@ class Interpreter {
   const Graph& graph() const;
   // The graph in Graphviz dot syntax (nodes labelled name/op, edges dtype+shape).
   std::string GraphToDot() const;
+  // The same with every node filled with the colour of the device the
+  // placer puts it on (`tfg graph --placed`); placement errors as a run
+  // would report them.
+  Result<std::string> PlacedGraphToDot() const;
   // With options.stats: the table of kernel time per op type and memory
   // (RunStats::Format); else "".
   std::string StatsReport() const;
@@ -73,5 +79,9 @@ class Interpreter {
 // Graphviz dot for any graph: one box per node labelled "name\nop", data
 // edges labelled "dtype[shape]", control edges dashed.
 std::string GraphToDot(const Graph& graph);
+// With `device_of` (a device index by node id) and the devices' names:
+// nodes filled by device, with a legend.
+std::string GraphToDot(const Graph& graph, const std::vector<int32_t>& device_of,
+                       const std::vector<std::string>& device_names);
 
 }  // namespace tfg

@@ -273,12 +273,18 @@ void PlanBuilder::SetKinds() {
                                                             {"enter", NodeKind::kEnter},
                                                             {"exit", NodeKind::kExit},
                                                             {"next_iteration", NodeKind::kNextIteration},
-                                                            {"control_trigger", NodeKind::kControlTrigger}};
+                                                            {"control_trigger", NodeKind::kControlTrigger},
+                                                            // runs on a dead input to pass the deadness on
+                                                            {"_send", NodeKind::kControlTrigger}};
   for (PlanNode& pn : plan_->nodes) {
     for (const auto& [op, kind] : kKinds) {
       if (pn.node->op_name() == op) pn.kind = kind;
     }
     if (pn.kind != NodeKind::kOp) plan_->control_flow = true;
+    if (pn.node->op_name() == "_recv") {  // a dead transfer arrives as a dead output
+      pn.outputs_may_be_dead = true;
+      plan_->control_flow = true;
+    }
     if (pn.kind == NodeKind::kEnter) {
       pn.enter_frame = entered_[pn.node->id()];
       const bool* constant = pn.node->attr<bool>("is_constant");

@@ -62,6 +62,7 @@ struct PlanNode {
   bool async = false;
   bool constant_enter = false;  // enter: a loop invariant
   bool merge_index_used = false;  // merge: something reads its value_index
+  bool outputs_may_be_dead = false;  // _recv: an output it leaves unset is dead
   int32_t enter_frame = -1;     // enter: the frame it enters
 };
 

@@ -188,7 +188,8 @@ class ScalarLoopCompiler {
     } else {
       if (pn.num_inputs < 1 || pn.num_inputs > 2) return false;
       in.kind = Kind::kCompute;
-      in.fn = FindScalarFn(n.op_name(), n.input_types()[0]);
+      const std::string op = n.op_name() == "cast" ? CastScalarOp(n.output_types()[0]) : n.op_name();
+      in.fn = FindScalarFn(op, n.input_types()[0]);
       if (in.fn == nullptr) return false;
     }
     in.out = NewRegister(n, 0);

@@ -112,6 +112,18 @@ std::string DeviceSpec::ToString() const {
   return out;
 }
 
+std::string ScopeStack::device() const {
+  const State& s = current();
+  std::string spec = s.device.ToString();
+  return s.colocate_with.empty() ? spec : spec + "@" + s.colocate_with;
+}
+
+void ScopeStack::PushColocate(const std::string& node_name) {
+  State s = current();
+  s.colocate_with = node_name;
+  states_.push_back(std::move(s));
+}
+
 void ScopeStack::PushDevice(const DeviceSpec& spec, bool clear) {
   State s = current();
   if (clear) s.device = DeviceSpec();

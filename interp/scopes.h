@@ -39,12 +39,15 @@ class ScopeStack {
     std::string name_prefix;  // "layer1/block2/" or ""
     std::vector<Node*> control_deps;
     std::string container;
+    std::string colocate_with;  // a node name, or ""
   };
 
   ScopeStack() : states_(1) {}
 
   const State& current() const { return states_.back(); }
-  std::string device() const { return current().device.ToString(); }
+  // The device request of new nodes: the device spec, then "@node" inside
+  // `with colocate_with(node)` (interp/colocation.h reads it).
+  std::string device() const;
   const std::vector<Node*>& control_deps() const { return current().control_deps; }
   const std::string& container() const { return current().container; }
   // "layer1/" + base.
@@ -55,6 +58,7 @@ class ScopeStack {
   void PushScope(const std::string& name);
   void PushDeps(const std::vector<Node*>& nodes);
   void PushContainer(const std::string& name);
+  void PushColocate(const std::string& node_name);
   void Pop();
   size_t depth() const { return states_.size(); }
 

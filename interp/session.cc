@@ -1,12 +1,17 @@
 #include "interp/session.h"
 
+#include <algorithm>
 #include <atomic>
 #include <future>
 #include <unordered_map>
 
 #include "devices/cpu/cpu_device.h"
+#include "interp/device_set.h"
 #include "interp/executor.h"
+#include "interp/partition.h"
+#include "interp/partitioned_run.h"
 #include "interp/graph_optimizer.h"
+#include "interp/placer.h"
 #include "interp/plan.h"
 #include "interp/run_stats.h"
 #include "interp/thread_pool.h"
@@ -81,29 +86,56 @@ Status ValidateFeed(const Output& o, const Tensor& value) {
 
 }  // namespace
 
+// What a run signature needs: one plan, or one per device when its graph
+// is placed on several.
+struct PreparedRun {
+  std::shared_ptr<const Plan> plan;
+  std::shared_ptr<const PartitionedPlan> parts;
+  int64_t graph_edits() const { return plan ? plan->graph_edits : parts->graph_edits; }
+};
+
 struct Session::Impl {
   Impl(const SessionOptions& o)
       : device(std::make_unique<CpuDevice>(o.intra_op_threads)),
         pool(std::make_unique<ThreadPool>(o.inter_op_threads)),
         stats(o.collect_stats ? std::make_unique<RunStats>() : nullptr),
         tracer(o.trace ? std::make_unique<Tracer>() : nullptr),
-        optimize(o.optimize) {
+        optimize(o.optimize),
+        default_device_type(o.default_device_type) {
     SetBlasThreads(device->num_threads());
+    AddLocalDevices(o.local_cpu_devices);
+  }
+  // One CPU device is the session's own; several are named views of it.
+  void AddLocalDevices(int cpus) {
+    if (cpus <= 1) {
+      devices.Add(device.get());
+      return;
+    }
+    for (int i = 0; i < cpus; ++i) {
+      devices.AddOwned(std::make_unique<LocalCpuDevice>(LocalDeviceName("cpu", i), device.get()));
+    }
+    // A CUDA device joins the set here: devices.Add(...) for each one.
   }
   // Steps abandoned at a deadline may still run kernels that use the pool,
   // the device and the resources: wait for them first.
   ~Impl() { live_steps.WaitForZero(); }
 
-  Result<std::shared_ptr<const Plan>> GetPlan(const Graph& g, const std::vector<Output>& feeds,
-                                               const std::vector<Output>& fetches, const std::vector<Node*>& targets);
-  Result<std::shared_ptr<Plan>> Prepare(const Graph& g, const std::vector<Output>& feeds,
-                                        const std::vector<Output>& fetches, const std::vector<Node*>& targets);
+  Result<PreparedRun> GetPlan(const Graph& g, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
+                           const std::vector<Node*>& targets);
+  Result<PreparedRun> Prepare(const Graph& g, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
+                           const std::vector<Node*>& targets);
+  Result<std::shared_ptr<Plan>> PrepareOne(const Graph& g, const std::vector<Output>& feeds,
+                                           const std::vector<Output>& fetches, const std::vector<Node*>& targets);
+  Result<PreparedRun> PreparePlaced(const Graph& g, const std::vector<Output>& feeds,
+                                              const std::vector<Output>& fetches, const std::vector<Node*>& targets);
+  Status CheckPlaceable(const Plan& plan) const;
 
   std::unique_ptr<CpuDevice> device;  // declared first: destroyed after the pool
+  DeviceSet devices;                  // placement's choices; device (or views of it) first
   std::unique_ptr<ThreadPool> pool;
   StepCounter live_steps;
   std::mutex mu;
-  std::unordered_map<PlanKey, std::shared_ptr<const Plan>, PlanKeyHash> plans;  // guarded by mu
+  std::unordered_map<PlanKey, PreparedRun, PlanKeyHash> plans;                    // guarded by mu
   int64_t plans_edits = 0;                                                     // guarded by mu
   std::atomic<int64_t> plans_built{0};
   std::atomic<int64_t> runs{0};
@@ -112,14 +144,23 @@ struct Session::Impl {
   std::unique_ptr<RunStats> stats;  // --stats only
   std::unique_ptr<Tracer> tracer;   // --trace only
   bool optimize;
+  std::string default_device_type;
 };
 
 // The plan runs an optimized copy of the pruned graph (common
 // subexpressions merged, constants folded), which it keeps alive; whether
 // it is stale is still judged by the script's graph.
-Result<std::shared_ptr<Plan>> Session::Impl::Prepare(const Graph& g, const std::vector<Output>& feeds,
-                                                     const std::vector<Output>& fetches,
-                                                     const std::vector<Node*>& targets) {
+Result<PreparedRun> Session::Impl::Prepare(const Graph& g, const std::vector<Output>& feeds,
+                                        const std::vector<Output>& fetches, const std::vector<Node*>& targets) {
+  if (devices.size() > 1 || !default_device_type.empty()) return PreparePlaced(g, feeds, fetches, targets);
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan, PrepareOne(g, feeds, fetches, targets));
+  TFG_RETURN_IF_ERROR(CheckPlaceable(*plan));
+  return PreparedRun{std::move(plan), nullptr};
+}
+
+Result<std::shared_ptr<Plan>> Session::Impl::PrepareOne(const Graph& g, const std::vector<Output>& feeds,
+                                                        const std::vector<Output>& fetches,
+                                                        const std::vector<Node*>& targets) {
   if (!optimize) return BuildPlan(g, feeds, fetches, targets, device.get());
   TFG_ASSIGN_OR_RETURN(OptimizedGraph opt, OptimizeGraph(g, feeds, fetches, targets, OptimizeOptions{}, device.get()));
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan,
@@ -129,12 +170,46 @@ Result<std::shared_ptr<Plan>> Session::Impl::Prepare(const Graph& g, const std::
   return plan;
 }
 
+// With the only device, placement has nothing to choose; a request it
+// cannot meet (a gpu, another job) still fails, at the node's line.
+Status Session::Impl::CheckPlaceable(const Plan& plan) const {
+  for (const PlanNode& pn : plan.nodes) TFG_RETURN_IF_ERROR(tfg::CheckPlaceable(*pn.node, devices));
+  return Status::OK();
+}
+
+// Several devices: the pruned graph (optimized unless turned off) is
+// placed; a plan whose nodes all land on one device runs there, else it
+// is split into one plan per device.
+Result<PreparedRun> Session::Impl::PreparePlaced(const Graph& g, const std::vector<Output>& feeds,
+                                              const std::vector<Output>& fetches, const std::vector<Node*>& targets) {
+  OptimizeOptions options;
+  options.constant_folding = optimize;
+  options.common_subexpression_elimination = optimize;
+  TFG_ASSIGN_OR_RETURN(OptimizedGraph opt, OptimizeGraph(g, feeds, fetches, targets, options, device.get()));
+  TFG_ASSIGN_OR_RETURN(std::vector<int32_t> device_of, PlaceGraph(*opt.graph, devices, default_device_type));
+  for (const auto& node : opt.graph->nodes()) node->set_assigned_device(devices.device(device_of[node->id()])->name());
+  const bool one_device = std::all_of(device_of.begin(), device_of.end(),
+                                      [&](int32_t d) { return d == device_of.front(); });
+  if (!one_device) {
+    TFG_ASSIGN_OR_RETURN(PartitionedGraph split,
+                         PartitionGraph(*opt.graph, device_of, devices, opt.feeds, opt.fetches, opt.targets));
+    TFG_ASSIGN_OR_RETURN(std::shared_ptr<PartitionedPlan> parts,
+                         BuildPartitionedPlan(std::move(split), devices, static_cast<int>(fetches.size())));
+    parts->graph_edits = g.edits();
+    return PreparedRun{nullptr, std::move(parts)};
+  }
+  Device* on = devices.device(device_of.empty() ? 0 : device_of.front());
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan, BuildPlan(*opt.graph, opt.feeds, opt.fetches, opt.targets, on));
+  plan->graph_edits = g.edits();
+  plan->graph = std::shared_ptr<const Graph>(std::move(opt.graph));
+  return PreparedRun{std::move(plan), nullptr};
+}
+
 // Signatures a REPL session can pile up are bounded by dropping the cache.
 constexpr size_t kMaxCachedPlans = 1024;
 
-Result<std::shared_ptr<const Plan>> Session::Impl::GetPlan(const Graph& g, const std::vector<Output>& feeds,
-                                                          const std::vector<Output>& fetches,
-                                                          const std::vector<Node*>& targets) {
+Result<PreparedRun> Session::Impl::GetPlan(const Graph& g, const std::vector<Output>& feeds,
+                                        const std::vector<Output>& fetches, const std::vector<Node*>& targets) {
   PlanKey key = MakeKey(feeds, fetches, targets);
   {
     std::lock_guard<std::mutex> lock(mu);
@@ -145,12 +220,12 @@ Result<std::shared_ptr<const Plan>> Session::Impl::GetPlan(const Graph& g, const
     auto it = plans.find(key);
     if (it != plans.end()) return it->second;
   }
-  TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan, Prepare(g, feeds, fetches, targets));
+  TFG_ASSIGN_OR_RETURN(PreparedRun plan, Prepare(g, feeds, fetches, targets));
   plans_built.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(mu);
   if (plans.size() >= kMaxCachedPlans) plans.clear();
-  if (plan->graph_edits == plans_edits) plans[key] = plan;
-  return std::shared_ptr<const Plan>(std::move(plan));
+  if (plan.graph_edits() == plans_edits) plans[key] = plan;
+  return plan;
 }
 
 Session::Session(const Graph* graph, SessionOptions options)
@@ -159,6 +234,7 @@ Session::Session(const Graph* graph, SessionOptions options)
 Session::~Session() = default;
 
 Device* Session::cpu_device() { return impl_->device.get(); }
+const DeviceSet& Session::devices() const { return impl_->devices; }
 int64_t Session::plans_built() const { return impl_->plans_built.load(std::memory_order_relaxed); }
 int64_t Session::runs() const { return impl_->runs.load(std::memory_order_relaxed); }
 const RunStats* Session::stats() const { return impl_->stats.get(); }
@@ -179,14 +255,16 @@ Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Ten
     fed.push_back(output);
     values.push_back(value);
   }
-  TFG_ASSIGN_OR_RETURN(std::shared_ptr<const Plan> plan, impl_->GetPlan(*graph_, fed, fetches, targets));
+  TFG_ASSIGN_OR_RETURN(PreparedRun plan, impl_->GetPlan(*graph_, fed, fetches, targets));
   graph_lock.unlock();
   for (const auto& [output, value] : feeds) TFG_RETURN_IF_ERROR(ValidateFeed(output, value));
   ExecutorEnv env{impl_->pool.get(), &resources_,         &impl_->live_steps, options_.check_numerics,
                   impl_->stats.get(),    impl_->tracer.get(), options_.hang_timeout_seconds, &impl_->async_done};
   StepInfo info{impl_->next_step_id.fetch_add(1, std::memory_order_relaxed), options_.seed};
   const int64_t start = impl_->tracer ? NowNanos() : 0;
-  auto result = RunStep(std::move(plan), values, env, info, options.timeout_seconds, options.cancellation);
+  auto result = plan.plan ? RunStep(std::move(plan.plan), values, env, info, options.timeout_seconds, options.cancellation)
+                          : RunPartitioned(*plan.parts, values, env, info.step_id, impl_->next_step_id, info.graph_seed,
+                                           options.timeout_seconds, options.cancellation);
   if (impl_->tracer) impl_->tracer->Step(info.step_id, start, NowNanos());
   impl_->runs.fetch_add(1, std::memory_order_relaxed);
   return result;

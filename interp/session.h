@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <shared_mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,12 @@ struct SessionOptions {
   double hang_timeout_seconds = 10;
   // Optimize each plan's graph (interp/graph_optimizer.h) before running it.
   bool optimize = true;
+  // --local-devices cpu=N: N logical CPU devices, sharing the CPU device's
+  // memory and threads, for placement across devices in one process.
+  int local_cpu_devices = 1;
+  // --device TYPE: the device type nodes without one of their own prefer
+  // ("": any). No device of the type there: placement fails.
+  std::string default_device_type{};
 };
 
 struct RunOptions {
@@ -82,6 +89,8 @@ class Session {
   // not read it again).
   std::shared_mutex& graph_mutex() { return graph_mu_; }
   Device* cpu_device();
+  // The devices nodes are placed on (interp/placer.h).
+  const DeviceSet& devices() const;
   const SessionOptions& options() const { return options_; }
   // How many plans were prepared so far (the plan cache's misses).
   int64_t plans_built() const;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "ops/framework/graph.h"
 
@@ -36,10 +38,11 @@ std::string Escape(const std::string& s) {
 // Trace-event times are microseconds.
 double Micros(int64_t ns) { return static_cast<double>(ns) / 1e3; }
 
-// Tracks: pid 1 is the CPU device with a tid per thread; pid 0 holds the
-// steps.
+// Tracks: pid 0 holds the steps; each device is a pid from 1 on, with a
+// tid per thread that ran its kernels. Kernels of a node placed nowhere in
+// particular (a one-device session) run on the CPU device.
 constexpr int kStepsPid = 0;
-constexpr int kDevicePid = 1;
+constexpr const char* kDefaultDevice = "/device:cpu:0";
 
 }  // namespace
 
@@ -55,15 +58,17 @@ void Tracer::Add(Event e) {
 }
 
 void Tracer::Kernel(const Node& node, int64_t start_ns, int64_t end_ns) {
-  Add({"kernel", node.op_name(), node.name(), Location(node.span()), start_ns, end_ns, 0});
+  const std::string& device = node.assigned_device();
+  Add({"kernel", node.op_name(), node.name(), Location(node.span()), start_ns, end_ns, 0,
+       device.empty() ? kDefaultDevice : device});
 }
 
 void Tracer::Eager(const std::string& op, const SourceSpan& span, int64_t start_ns, int64_t end_ns) {
-  Add({"eager", op, "", Location(span), start_ns, end_ns, 0});
+  Add({"eager", op, "", Location(span), start_ns, end_ns, 0, kDefaultDevice});
 }
 
 void Tracer::Step(int64_t step_id, int64_t start_ns, int64_t end_ns) {
-  Add({"step", fmt::format("step {}", step_id), "", "", start_ns, end_ns, -1});
+  Add({"step", fmt::format("step {}", step_id), "", "", start_ns, end_ns, -1, ""});
 }
 
 std::string Tracer::ToJson() const {
@@ -76,18 +81,29 @@ std::string Tracer::ToJson() const {
   }
   std::vector<std::string> items;
   items.push_back(fmt::format(R"({{"ph":"M","pid":{},"name":"process_name","args":{{"name":"steps"}}}})", kStepsPid));
-  items.push_back(
-      fmt::format(R"({{"ph":"M","pid":{},"name":"process_name","args":{{"name":"/device:cpu:0"}}}})", kDevicePid));
-  for (const auto& [id, lane] : lanes_) {
-    items.push_back(fmt::format(R"({{"ph":"M","pid":{},"tid":{},"name":"thread_name","args":{{"name":"thread {}"}}}})",
-                                kDevicePid, lane, lane));
+  // A pid per device, and a named thread track per (device, thread) used.
+  std::map<std::string, int> pids{{kDefaultDevice, 1}};
+  for (const Event& e : events_) {
+    if (e.lane >= 0) pids.emplace(e.device, 0);
   }
+  int next_pid = 1;
+  for (auto& [device, pid] : pids) {
+    pid = next_pid++;
+    items.push_back(
+        fmt::format(R"({{"ph":"M","pid":{},"name":"process_name","args":{{"name":"{}"}}}})", pid, Escape(device)));
+  }
+  std::set<std::pair<int, int>> threads;
   for (const Event& e : events_) {
     const bool step = e.lane < 0;
+    const int pid = step ? kStepsPid : pids[e.device];
+    if (!step && threads.emplace(pid, e.lane).second) {
+      items.push_back(fmt::format(R"({{"ph":"M","pid":{},"tid":{},"name":"thread_name","args":{{"name":"thread {}"}}}})",
+                                  pid, e.lane, e.lane));
+    }
     std::string args = step ? "{}" : fmt::format(R"({{"node":"{}","line":"{}"}})", Escape(e.node), Escape(e.location));
     items.push_back(fmt::format(R"({{"ph":"X","cat":"{}","name":"{}","pid":{},"tid":{},"ts":{:.3f},"dur":{:.3f},"args":{}}})",
-                                e.category, Escape(e.name), step ? kStepsPid : kDevicePid,
-                                step ? 0 : e.lane, Micros(e.start_ns - origin), Micros(e.end_ns - e.start_ns), args));
+                                e.category, Escape(e.name), pid, step ? 0 : e.lane, Micros(e.start_ns - origin),
+                                Micros(e.end_ns - e.start_ns), args));
   }
   std::string out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
   for (size_t i = 0; i < items.size(); ++i) out += items[i] + (i + 1 < items.size() ? ",\n" : "\n");

@@ -41,6 +41,7 @@ class Tracer {
     std::string location;  // "file.tfg:12" or ""
     int64_t start_ns, end_ns;
     int lane;              // thread lane; -1: the steps track
+    std::string device;    // the track's device (kernels)
   };
   int LaneOfThisThread();  // needs mu_ held
   void Add(Event e);

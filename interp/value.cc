@@ -278,6 +278,7 @@ std::string ContextRepr(const ContextValue& c) {
     case ContextValue::Kind::kScope: return "<scope " + QuoteString(c.text) + ">";
     case ContextValue::Kind::kContainer: return "<container " + QuoteString(c.text) + ">";
     case ContextValue::Kind::kDeps: return fmt::format("<deps on {} nodes>", c.nodes.size());
+    case ContextValue::Kind::kColocate: return "<colocate_with " + QuoteString(c.text) + ">";
   }
   return "<context>";
 }

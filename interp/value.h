@@ -120,9 +120,9 @@ struct Module {
 };
 
 struct ContextValue {
-  enum class Kind { kDevice, kScope, kDeps, kContainer };
+  enum class Kind { kDevice, kScope, kDeps, kContainer, kColocate };
   Kind kind;
-  std::string text;          // device spec, scope name or container name
+  std::string text;          // device spec, scope name, container name or the node to colocate with
   std::vector<Node*> nodes;  // for deps
 };
 

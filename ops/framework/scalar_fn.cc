@@ -21,4 +21,6 @@ ScalarFn FindScalarFn(const std::string& op, DType dtype) {
   return it == Registry().end() ? nullptr : it->second;
 }
 
+std::string CastScalarOp(DType to) { return "cast:" + std::string(DTypeName(to)); }
+
 }  // namespace tfg

@@ -58,5 +58,8 @@ using ScalarFn = bool (*)(const ScalarValue* in, ScalarValue* out);
 void RegisterScalarFn(const std::string& op, DType dtype, ScalarFn fn);
 // Null when the op has none for that dtype.
 ScalarFn FindScalarFn(const std::string& op, DType dtype);
+// The name cast's scalar functions to `to` are registered under (its
+// function depends on the target dtype as well as the source).
+std::string CastScalarOp(DType to);
 
 }  // namespace tfg

@@ -31,14 +31,31 @@ Status ComputeCast(OpKernelContext& ctx, int64_t cost) {
 
 using CastTable = std::array<CwiseFns, static_cast<size_t>(DType::kString) + 1>;
 
+template <typename From, typename To>
+bool ScalarCast(const ScalarValue* in, ScalarValue* out) {
+  out->set<To>(functor::CastTo<To>{}(in[0].get<From>()));
+  return true;
+}
+
+// Kernels from `From` by target dtype; `scalar` is indexed by the target
+// too (the op's scalar functions are registered per target, CastScalarOp).
+template <typename From, typename To>
+void AddCast(CwiseFns& row) {
+  constexpr DType to = kDTypeOf<To>;
+  row[to] = &ComputeCast<From, To>;
+  if constexpr (kIsScalarValueType<From> && kIsScalarValueType<To>) {
+    row.scalar[static_cast<size_t>(to)] = &ScalarCast<From, To>;
+  }
+}
+
 template <typename From>
 void FillRow(CwiseFns& row) {
-  row[DType::kF16] = &ComputeCast<From, half>;
-  row[DType::kF32] = &ComputeCast<From, float>;
-  row[DType::kF64] = &ComputeCast<From, double>;
-  row[DType::kI32] = &ComputeCast<From, int32_t>;
-  row[DType::kI64] = &ComputeCast<From, int64_t>;
-  row[DType::kBool] = &ComputeCast<From, bool>;
+  AddCast<From, half>(row);
+  AddCast<From, float>(row);
+  AddCast<From, double>(row);
+  AddCast<From, int32_t>(row);
+  AddCast<From, int64_t>(row);
+  AddCast<From, bool>(row);
 }
 
 const CastTable& Table() {
@@ -86,6 +103,19 @@ TFG_REGISTER_OP(OpDefBuilder("cast")
                     .Doc("x converted to dtype DstT: float to integer truncates toward zero (saturating "
                          "at the integer range, NaN to 0); to bool is x != 0; from bool is 0 or 1."));
 TFG_REGISTER_KERNEL(KernelDef("cast", DeviceType::kCpu).Factory(MakeCastKernel));
+
+[[maybe_unused]] const bool kScalarsRegistered = [] {
+  for (DType from : kAllDTypes) {
+    if (from == DType::kString) continue;
+    for (DType to : kAllDTypes) {
+      if (to == DType::kString) continue;
+      if (ScalarFn f = Table()[static_cast<size_t>(from)].scalar[static_cast<size_t>(to)]) {
+        RegisterScalarFn(CastScalarOp(to), from, f);
+      }
+    }
+  }
+  return true;
+}();
 
 }  // namespace
 }  // namespace tfg

@@ -166,6 +166,22 @@ class CliTest(unittest.TestCase):
             self.assertLessEqual(k["ts"] + k["dur"], s["ts"] + s["dur"] + 1e-3)
         names = {e["args"]["name"] for e in events if e["ph"] == "M"}
         self.assertIn("/device:cpu:0", names)
+        # Split over two devices: a track each, and the transfer's _send and
+        # _recv as spans of their own.
+        split = self.script('a = placeholder(f32, [2], name="a")\n'
+                            'with device("/device:cpu:0") { b = a * 2.0 }\n'
+                            'with device("/device:cpu:1") { c = b + 1.0 }\n'
+                            'run(c, feed={a: [1, 2]})\n')
+        r = run("--local-devices", "cpu=2", "--trace", out, split)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            events = json.load(f)["traceEvents"]
+        devices = {e["pid"]: e["args"]["name"] for e in events if e.get("name") == "process_name"}
+        kernel_devices = {devices[e["pid"]] for e in events if e.get("cat") == "kernel"}
+        self.assertEqual(len(kernel_devices), 2, kernel_devices)
+        self.assertTrue(all(d.endswith(("cpu:0", "cpu:1")) for d in kernel_devices), kernel_devices)
+        ops = {e["name"] for e in events if e.get("cat") == "kernel"}
+        self.assertTrue({"_send", "_recv", "mul", "add"} <= ops, ops)
         # An unwritable trace path is a usage error before the script runs.
         bad = run("--trace", os.path.join(self.dir, "no", "such", "dir.json"), path)
         self.assertEqual(bad.returncode, 2)

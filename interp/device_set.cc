@@ -1,0 +1,73 @@
+#include "interp/device_set.h"
+
+#include <fmt/format.h>
+
+#include "devices/cuda/cuda_devices.h"
+
+namespace tfg {
+
+std::string LocalDeviceName(const std::string& type, int index) {
+  return fmt::format("/job:localhost/replica:0/task:0/device:{}:{}", type, index);
+}
+
+void DeviceSet::Add(Device* device) {
+  auto spec = DeviceSpec::Parse(device->name());
+  DeviceSpec s = spec.ok() ? *spec : DeviceSpec();
+  // A device name leaves nothing open: missing parts are this process's.
+  if (s.job.empty()) s.job = "localhost";
+  if (!s.replica) s.replica = 0;
+  if (!s.task) s.task = 0;
+  if (s.type.empty()) s.type = std::string(DeviceTypeName(device->type()));
+  if (!s.id) s.id = 0;
+  devices_.push_back(device);
+  specs_.push_back(std::move(s));
+}
+
+void DeviceSet::AddOwned(std::unique_ptr<Device> device) {
+  Add(device.get());
+  owned_.push_back(std::move(device));
+}
+
+std::string DeviceSet::ShortNames() const {
+  std::string out;
+  for (const DeviceSpec& s : specs_) {
+    if (!out.empty()) out += ", ";
+    out += fmt::format("{}:{}", s.type, *s.id);
+  }
+  return out;
+}
+
+bool SpecMatches(const DeviceSpec& request, const DeviceSpec& d) {
+  if (!request.job.empty() && request.job != d.job) return false;
+  if (request.replica && request.replica != d.replica) return false;
+  if (request.task && request.task != d.task) return false;
+  if (!request.type.empty() && request.type != d.type) return false;
+  if (!request.type.empty() && request.id && request.id != d.id) return false;
+  return true;
+}
+
+Result<std::vector<int>> DeviceSet::Matching(const DeviceSpec& request) const {
+  std::vector<int> out;
+  bool type_present = false;
+  for (int i = 0; i < size(); ++i) {
+    type_present = type_present || request.type.empty() || specs_[i].type == request.type;
+    if (SpecMatches(request, specs_[i])) out.push_back(i);
+  }
+  if (!out.empty()) return out;
+  if (request.type == "gpu" && !type_present) {
+    // The CUDA device exists (devices/cuda/) but transfers between host and
+    // GPU memory are not part of Send/Recv yet, so it is not in the set.
+    if (const int gpus = CudaDeviceCount(); gpus > 0) {
+      return Error(Code::kUnimplemented,
+                   "running nodes on the GPU is not supported yet: Send/Recv does not copy tensors between host "
+                   "and GPU memory (this machine has {} GPU{}; {} runs on: {})",
+                   gpus, gpus == 1 ? "" : "s", request.ToString(), ShortNames());
+    }
+    return Error(Code::kUnavailable, "no CUDA device available for {} ({}; devices: {})", request.ToString(),
+                 CudaUnavailableReason(), ShortNames());
+  }
+  return InvalidArgument("no device matches {} (devices: {}; --local-devices cpu=N makes more)", request.ToString(),
+                         ShortNames());
+}
+
+}  // namespace tfg

@@ -1,0 +1,43 @@
+// A run whose graph is placed on several devices: one Plan per device's
+// partition (interp/partition.h), run side by side as steps of their own
+// that exchange tensors through one rendezvous per run. A failing device
+// cancels the others; the run reports the first real error (with the
+// failing node's line), not the cancellations it caused.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "interp/device_set.h"
+#include "interp/executor.h"
+#include "interp/partition.h"
+#include "interp/plan.h"
+
+namespace tfg {
+
+struct PartitionedPlan {
+  struct Part {
+    std::shared_ptr<const Plan> plan;  // keeps its partition's graph
+    std::vector<int> feed_index;       // into the run's feeds
+    std::vector<int> fetch_index;      // into the run's fetches
+  };
+  std::vector<Part> parts;
+  int num_fetches = 0;
+  int64_t sends = 0;
+  int64_t graph_edits = 0;  // the script graph's Graph::edits() when built
+};
+
+// Builds each partition's plan on its device.
+Result<std::shared_ptr<PartitionedPlan>> BuildPartitionedPlan(PartitionedGraph graph, const DeviceSet& devices,
+                                                              int num_fetches);
+
+// Runs every part; `run_id` keys the run's transfers, and each part's step
+// takes its own id from `next_step_id` (step containers are per step).
+Result<std::vector<Tensor>> RunPartitioned(const PartitionedPlan& plan, const std::vector<Tensor>& feeds,
+                                           const ExecutorEnv& env, int64_t run_id,
+                                           std::atomic<int64_t>& next_step_id, uint64_t seed,
+                                           double timeout_seconds, CancellationManager* external);
+
+}  // namespace tfg

@@ -1,0 +1,34 @@
+// The placer's cost model (white paper §3.2.1): an estimate of each node's
+// compute time from its op kind and output shapes, of the time to move a
+// tensor between devices from its size, and a greedy simulation that puts
+// each node, in topological order, on the allowed device where it would
+// finish earliest.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ops/framework/graph.h"
+
+namespace tfg {
+
+// Estimated nanoseconds to run `node` (unknown dimensions count as 1).
+double ComputeCostNanos(const Node& node);
+// Estimated nanoseconds to move output `o` to another device.
+double TransferCostNanos(const Output& o);
+
+struct PlacementProblem {
+  // By node id: the devices each node may go on (all must be non-empty),
+  // and its colocation group (a node id; nodes of one group share a device).
+  std::vector<std::vector<int>> allowed;
+  std::vector<int32_t> group;
+  int num_devices = 1;
+};
+
+// The device index of every node by node id, choosing for each group the
+// device where its first node (in topological order) finishes earliest,
+// given where its inputs were placed and when each device is free. Ties go
+// to the lower device index.
+std::vector<int32_t> GreedyEarliestFinish(const Graph& g, const PlacementProblem& problem);
+
+}  // namespace tfg

@@ -1,0 +1,52 @@
+// _send(tensor): hands a tensor to the _recv of the same tensor_name on
+// recv_device through the step's rendezvous. Built only by partitioning a
+// graph placed on several devices (interp/partition.h). It runs even when
+// its input is dead (the plan gives it the control_trigger kind), so the
+// receiving side learns of the deadness instead of waiting forever.
+#include "ops/framework/op_registry.h"
+#include "ops/framework/rendezvous.h"
+
+namespace tfg {
+namespace {
+
+class SendKernel : public OpKernel {
+ public:
+  Status Init(const KernelConstruction& c) override {
+    const auto* name = c.attr<std::string>("tensor_name");
+    const auto* src = c.attr<std::string>("send_device");
+    const auto* dst = c.attr<std::string>("recv_device");
+    if (!name || !src || !dst) return Internal("_send: missing attributes");
+    key_.tensor_name = *name;
+    key_.src_device = *src;
+    key_.dst_device = *dst;
+    return Status::OK();
+  }
+  Status Compute(OpKernelContext& ctx) override {
+    TFG_ASSIGN_OR_RETURN(std::shared_ptr<StepRendezvous> r, LookupStepRendezvous(ctx.resources(), ctx.step().step_id));
+    RendezvousKey key = key_;
+    key.step_id = r->run_id;
+    const Tensor& value = ctx.input(0);
+    return r->rendezvous->Send(key, value, !value.IsInitialized());
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  RendezvousKey key_;
+};
+
+}  // namespace
+
+TFG_REGISTER_OP(OpDefBuilder("_send")
+                    .Input("tensor", "T")
+                    .TypeAttr("T", AllTypes())
+                    .Attr("tensor_name", AttrType::kString, std::nullopt, "names the transfer: \"node:output\"")
+                    .Attr("send_device", AttrType::kString, std::nullopt, "the full name of this device")
+                    .Attr("recv_device", AttrType::kString, std::nullopt, "the full name of the receiving device")
+                    .Stateful()
+                    .SetShapeFn(shape_fns::NoOutputs)
+                    .NoGradient("built after gradients, when a placed graph is partitioned")
+                    .Doc("Sends a tensor (live or dead) to the _recv of the same tensor_name on recv_device. Built "
+                         "when a graph placed on several devices is split per device; not for scripts."));
+TFG_REGISTER_KERNEL(KernelDef("_send", DeviceType::kCpu).Create<SendKernel>());
+
+}  // namespace tfg
