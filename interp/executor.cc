@@ -229,7 +229,7 @@ void Step::RunAsync(const TaggedNode& t) {
       self->waiting_.erase(&call->ctx);
     }
     if (self->env_.async_done) self->env_.async_done->fetch_add(1, std::memory_order_relaxed);
-    if (self->Timed()) self->RecordKernel(node, start);
+    if (self->Timed()) self->RecordKernel(node, start, /*waited=*/true);
     if (s.ok()) s = self->CheckNodeOutputs(node, call->outputs.data());
     const bool ok = s.ok();
     if (!ok) self->Fail(node, std::move(s));
@@ -256,10 +256,16 @@ Status Step::CheckNodeOutputs(const PlanNode& pn, Tensor* outs) const {
   return s;
 }
 
-void Step::RecordKernel(const PlanNode& pn, int64_t start) {
+void Step::RecordKernel(const PlanNode& pn, int64_t start, bool waited) {
   const int64_t end = NowNanos();
   if (env_.stats) env_.stats->Record(pn.node->op_name(), end - start);
-  if (env_.tracer) env_.tracer->Kernel(*pn.node, start, end);
+  if (!env_.tracer) return;
+  const int64_t step = env_.run_id >= 0 ? env_.run_id : info_.step_id;
+  if (waited) {
+    env_.tracer->Wait(*pn.node, step, start, end);
+  } else {
+    env_.tracer->Kernel(*pn.node, step, start, end);
+  }
 }
 
 void Step::MakeReady(const TaggedNode& t, ReadyQueue& q, bool& kept_expensive) {

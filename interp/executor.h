@@ -58,6 +58,9 @@ struct ExecutorEnv {
   // finished meanwhile either: `async_done` counts them.
   double hang_timeout_seconds = 0;
   std::atomic<int64_t>* async_done = nullptr;
+  // The run() this step is a device's part of (-1: the step is the whole
+  // run): traces name a kernel's run, not the part's own step id.
+  int64_t run_id = -1;
 };
 
 // Runs `plan` with `feeds` (indexed as the plan's FeedEdges say) and

@@ -159,7 +159,9 @@ class Step : public std::enable_shared_from_this<Step> {
   void Cancel(Status status);
   Status CheckNodeOutputs(const PlanNode& pn, Tensor* outs) const;
   bool Timed() const { return env_.stats != nullptr || env_.tracer != nullptr; }
-  void RecordKernel(const PlanNode& pn, int64_t start);
+  // `waited`: an asynchronous kernel, timed from its start to its
+  // completion (which holds no thread in between).
+  void RecordKernel(const PlanNode& pn, int64_t start, bool waited = false);
   void Retire();
   void Finish();
   Result<std::vector<Tensor>> Wait(double timeout_seconds);

@@ -66,6 +66,7 @@ Result<std::vector<Tensor>> RunPartitioned(const PartitionedPlan& plan, const st
   // look stuck to the per-step hang watchdog, which sees only its own step.
   ExecutorEnv part_env = env;
   part_env.hang_timeout_seconds = 0;
+  part_env.run_id = run_id;
   std::vector<Tensor> fetched(plan.num_fetches);
   Outcomes outcomes;
   auto run_part = [&](const PartitionedPlan::Part& part) {

@@ -1,10 +1,12 @@
 // --trace FILE: a timeline of a script's runs in Chrome's trace-event JSON
 // format (opens in Perfetto or chrome://tracing): a track per device and
-// per thread, one span per kernel (op, node name, script line), and one per
-// run() step.
+// per thread, one span per kernel (op, node name, script line, step), one
+// per run() step, and the waits of asynchronous kernels (_recv, queue ops)
+// as async slices of their device, since a wait holds no thread.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -20,9 +22,15 @@ class Node;
 
 class Tracer {
  public:
+  // The calling thread is named "main" in the trace; others are pool threads.
+  Tracer() : main_thread_(std::this_thread::get_id()) {}
+
   // Kernel `node` ran on the calling thread from start_ns to end_ns
-  // (steady-clock nanoseconds). Thread-safe.
-  void Kernel(const Node& node, int64_t start_ns, int64_t end_ns);
+  // (steady-clock nanoseconds) in step `step_id`. Thread-safe.
+  void Kernel(const Node& node, int64_t step_id, int64_t start_ns, int64_t end_ns);
+  // Asynchronous kernel `node` waited from start_ns to end_ns (it was
+  // started, then completed by whichever thread delivered its value).
+  void Wait(const Node& node, int64_t step_id, int64_t start_ns, int64_t end_ns);
   // An op run at once on host values (no node), called at `span`.
   void Eager(const std::string& op, const SourceSpan& span, int64_t start_ns, int64_t end_ns);
   // run() step `step_id` took from start_ns to end_ns.
@@ -35,17 +43,21 @@ class Tracer {
 
  private:
   struct Event {
-    const char* category;  // "kernel", "eager" or "step"
+    const char* category;  // "kernel", "wait", "eager" or "step"
     std::string name;      // op, or "step N"
     std::string node;      // node name ("" for steps and eager ops)
     std::string location;  // "file.tfg:12" or ""
+    int64_t step_id;       // -1: none (eager ops)
     int64_t start_ns, end_ns;
-    int lane;              // thread lane; -1: the steps track
-    std::string device;    // the track's device (kernels)
+    int lane;              // thread lane; -1: no thread (steps, waits)
+    std::string device;    // the track's device ("" for steps)
   };
   int LaneOfThisThread();  // needs mu_ held
   void Add(Event e);
+  std::string Threads(const std::map<std::string, int>& pids) const;  // needs mu_ held
+  static std::string Item(const Event& e, int pid, int64_t origin, int64_t wait_id);
 
+  const std::thread::id main_thread_;
   mutable std::mutex mu_;
   std::vector<Event> events_;                      // guarded by mu_
   std::unordered_map<std::thread::id, int> lanes_;  // guarded by mu_

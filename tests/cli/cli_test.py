@@ -158,10 +158,12 @@ class CliTest(unittest.TestCase):
             events = json.load(f)["traceEvents"]
         kernels = [e for e in events if e.get("cat") == "kernel"]
         self.assertEqual([e["name"] for e in kernels], ["matmul", "matmul"])
-        self.assertEqual(kernels[0]["args"], {"node": "square", "line": path + ":2"})
+        self.assertEqual(kernels[0]["args"], {"node": "square", "line": path + ":2",
+                                              "step": kernels[0]["args"]["step"]})
         steps = [e for e in events if e.get("cat") == "step"]
         self.assertEqual(len(steps), 2)
-        for k, s in zip(kernels, steps):  # each kernel inside its step
+        for k, s in zip(kernels, steps):  # each kernel inside its step, naming it
+            self.assertEqual(s["name"], "step %d" % k["args"]["step"])
             self.assertGreaterEqual(k["ts"], s["ts"])
             self.assertLessEqual(k["ts"] + k["dur"], s["ts"] + s["dur"] + 1e-3)
         names = {e["args"]["name"] for e in events if e["ph"] == "M"}
@@ -181,7 +183,23 @@ class CliTest(unittest.TestCase):
         self.assertEqual(len(kernel_devices), 2, kernel_devices)
         self.assertTrue(all(d.endswith(("cpu:0", "cpu:1")) for d in kernel_devices), kernel_devices)
         ops = {e["name"] for e in events if e.get("cat") == "kernel"}
-        self.assertTrue({"_send", "_recv", "mul", "add"} <= ops, ops)
+        self.assertTrue({"_send", "mul", "add"} <= ops, ops)
+        # The _recv waits on cpu:1 as an async slice (a begin/end pair),
+        # not on the row of the thread that delivered its tensor.
+        waits = [e for e in events if e.get("cat") == "wait"]
+        self.assertEqual(sorted(e["ph"] for e in waits), ["b", "e"], waits)
+        self.assertEqual({e["name"] for e in waits}, {"_recv"})
+        self.assertTrue(devices[waits[0]["pid"]].endswith("cpu:1"), devices)
+        begin, end = sorted(waits, key=lambda e: e["ph"])
+        self.assertEqual(begin["id"], end["id"])
+        self.assertLessEqual(begin["ts"], end["ts"])
+        # A transfer carries the line of the tensor it moves (b, line 2).
+        self.assertEqual(begin["args"]["line"], split + ":2")
+        # Both devices' kernels name the run's step, not their part's.
+        step, = [e["name"] for e in events if e.get("cat") == "step"]
+        self.assertEqual({"step %d" % e["args"]["step"] for e in events if e.get("cat") == "kernel"}, {step})
+        threads = {e["args"]["name"] for e in events if e.get("name") == "thread_name"}
+        self.assertIn("main", threads)
         # An unwritable trace path is a usage error before the script runs.
         bad = run("--trace", os.path.join(self.dir, "no", "such", "dir.json"), path)
         self.assertEqual(bad.returncode, 2)
