@@ -175,8 +175,10 @@ Result<Message> ClusterClient::Call(int task, Message m, double timeout_seconds)
 
 void ClusterClient::OnFrame(std::string frame) {
   auto m = net::DecodeMessage(frame);
-  if (!m.ok()) return net::LogNet("refused a frame of " + std::to_string(frame.size()) + " bytes: " +
-                                  m.status().message());
+  if (!m.ok()) {
+    net::LogNet("refused a frame of " + std::to_string(frame.size()) + " bytes: " + m.status().message());
+    return FailRequest(frame, m.status());
+  }
   if (m->session_id != session_id_) return net::LogNet("a message for another session: ignored");
   if (m->kind == MessageKind::kTensor) {
     if (Status s = runs_->Deliver(m->tensor); !s.ok()) net::LogNet("refused a tensor: " + s.message());
@@ -194,6 +196,20 @@ void ClusterClient::OnFrame(std::string frame) {
   if (it == pending_.end() || it->second.done) return;  // a late reply to a request given up on
   it->second.done = true;
   it->second.reply = std::move(*m);
+  cv_.notify_all();
+}
+
+// A reply we cannot read still ends the request it answers, with the
+// reason, instead of leaving it waiting.
+void ClusterClient::FailRequest(const std::string& frame, const Status& why) {
+  auto header = net::DecodeHeader(frame);
+  if (!header.ok() || header->session_id != session_id_) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = pending_.find(header->request_id);
+  if (it == pending_.end() || it->second.done) return;
+  it->second.done = true;
+  it->second.failure = Status(Code::kDataLoss, fmt::format("task {} sent a reply that cannot be read: {}",
+                                                           spec_[it->second.task].name, why.message()));
   cv_.notify_all();
 }
 

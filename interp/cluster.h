@@ -91,6 +91,7 @@ class ClusterClient {
   };
   ClusterClient(ClusterSpec spec, ClusterOptions options);
   void OnFrame(std::string frame);
+  void FailRequest(const std::string& frame, const Status& why);
   // Sends and waits for the reply (or the task's death, or `timeout`).
   Result<net::Message> Call(int task, net::Message m, double timeout_seconds);
   uint64_t SendRequest(int task, net::Message m);

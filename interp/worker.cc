@@ -59,6 +59,8 @@ struct WorkerService::Impl {
   Status OnRegister(WorkerSession& s, const net::RegisterGraph& r);
   void OnRunStep(std::shared_ptr<WorkerSession> s, Message m);
   void RunOneStep(const std::shared_ptr<WorkerSession>& s, const Message& m);
+  Result<std::vector<Tensor>> ExecuteStep(WorkerSession& s, const net::RunStep& r,
+                                          const std::shared_ptr<CancellationManager>& cancel);
   Status Push(WorkerSession* s, const std::string& task, const net::TensorTransfer& t);
   std::shared_ptr<WorkerSession> Find(uint64_t id);
   void Drop(uint64_t id, const std::string& why);
@@ -222,9 +224,23 @@ Status WorkerService::Impl::OnRegister(WorkerSession& s, const net::RegisterGrap
   return Status::OK();
 }
 
+// Each step gets a thread of its own (RunStep blocks until the step ends);
+// a master asking for more at once than kMaxRunningSteps is refused.
+constexpr int kMaxRunningSteps = 256;
+
 void WorkerService::Impl::OnRunStep(std::shared_ptr<WorkerSession> s, Message m) {
   {
     std::lock_guard<std::mutex> lock(steps_mu);
+    if (running_steps >= kMaxRunningSteps) {
+      Message reply;
+      reply.kind = MessageKind::kStepDone;
+      reply.request_id = m.request_id;
+      reply.session_id = m.session_id;
+      reply.step_done.run_id = m.run_step.run_id;
+      reply.step_done.status = net::ToWire(
+          Error(Code::kResourceExhausted, "{} steps are running on {} already", running_steps, s->task));
+      return Reply(s->master, std::move(reply));
+    }
     ++running_steps;
   }
   std::thread([this, s = std::move(s), m = std::move(m)] {
@@ -235,47 +251,53 @@ void WorkerService::Impl::OnRunStep(std::shared_ptr<WorkerSession> s, Message m)
   }).detach();
 }
 
+// The step itself: the registered plan with the run's feeds, a step
+// rendezvous keyed by the master's run id, and `cancel` for AbortStep.
+Result<std::vector<Tensor>> WorkerService::Impl::ExecuteStep(WorkerSession& s, const net::RunStep& r,
+                                                            const std::shared_ptr<CancellationManager>& cancel) {
+  RegisteredGraph g;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    auto it = s.graphs.find(r.graph_handle);
+    if (it == s.graphs.end()) return NotFound("no graph {} registered on {}", r.graph_handle, s.task);
+    g = it->second;
+    if (!s.active.emplace(r.run_id, cancel).second) return InvalidArgument("run {} is running already", r.run_id);
+  }
+  if (r.feeds.size() != g.num_feeds) {
+    return InvalidArgument("{} feeds for a graph that takes {}", r.feeds.size(), g.num_feeds);
+  }
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<net::NetRendezvous> rendezvous, s.runs.Open(r.run_id));
+  StepInfo info{next_step_id.fetch_add(1), r.seed};
+  TFG_RETURN_IF_ERROR(RegisterStepRendezvous(&s.resources, info.step_id,
+                                             std::make_shared<StepRendezvous>(rendezvous, r.run_id)));
+  ExecutorEnv env{&pool, &s.resources, &s.live_steps, false, nullptr, nullptr, 0, &async_done};
+  auto out = RunStep(g.plan, r.feeds, env, info, r.timeout_seconds, cancel.get());
+  if (!out.ok()) rendezvous->StartAbort(Error(Code::kCancelled, "the run was cancelled"));
+  return out;
+}
+
 void WorkerService::Impl::RunOneStep(const std::shared_ptr<WorkerSession>& s, const Message& m) {
   const net::RunStep& r = m.run_step;
-  Message reply;
-  reply.kind = MessageKind::kStepDone;
-  reply.request_id = m.request_id;
-  reply.session_id = m.session_id;
-  reply.step_done.run_id = r.run_id;
   auto cancel = std::make_shared<CancellationManager>();
-  Result<std::vector<Tensor>> result = [&]() -> Result<std::vector<Tensor>> {
-    RegisteredGraph g;
-    {
-      std::lock_guard<std::mutex> lock(s->mu);
-      auto it = s->graphs.find(r.graph_handle);
-      if (it == s->graphs.end()) return NotFound("no graph {} registered on {}", r.graph_handle, s->task);
-      g = it->second;
-      if (!s->active.emplace(r.run_id, cancel).second) return InvalidArgument("run {} is running already", r.run_id);
-    }
-    if (r.feeds.size() != g.num_feeds) {
-      return InvalidArgument("{} feeds for a graph that takes {}", r.feeds.size(), g.num_feeds);
-    }
-    TFG_ASSIGN_OR_RETURN(std::shared_ptr<net::NetRendezvous> rendezvous, s->runs.Open(r.run_id));
-    StepInfo info{next_step_id.fetch_add(1), r.seed};
-    TFG_RETURN_IF_ERROR(RegisterStepRendezvous(&s->resources, info.step_id,
-                                               std::make_shared<StepRendezvous>(rendezvous, r.run_id)));
-    ExecutorEnv env{&pool, &s->resources, &s->live_steps, false, nullptr, nullptr, 0, &async_done};
-    auto out = RunStep(g.plan, r.feeds, env, info, r.timeout_seconds, cancel.get());
-    if (!out.ok()) rendezvous->StartAbort(Error(Code::kCancelled, "the run was cancelled"));
-    return out;
-  }();
+  Result<std::vector<Tensor>> result = ExecuteStep(*s, r, cancel);
   {
     std::lock_guard<std::mutex> lock(s->mu);
     auto it = s->active.find(r.run_id);
     if (it != s->active.end() && it->second == cancel) s->active.erase(it);
   }
   s->runs.Close(r.run_id);
+  Message reply;
+  reply.kind = MessageKind::kStepDone;
+  reply.request_id = m.request_id;
+  reply.session_id = m.session_id;
+  reply.step_done.run_id = r.run_id;
   if (result.ok()) {
     reply.step_done.fetches = std::move(*result);
   } else {
-    Status st = result.status();
-    if (st.code() != Code::kCancelled) net::LogNet("step of run " + std::to_string(r.run_id) + " failed on " + s->task +
-                                                   ":\n" + FormatDiagnostic(st));
+    const Status& st = result.status();
+    if (st.code() != Code::kCancelled) {
+      net::LogNet("step of run " + std::to_string(r.run_id) + " failed on " + s->task + ":\n" + FormatDiagnostic(st));
+    }
     reply.step_done.status = net::ToWire(st);
   }
   Reply(s->master, std::move(reply));

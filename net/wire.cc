@@ -128,7 +128,7 @@ void SaveTensors(Out& ar, const std::vector<Tensor>& ts) {
   for (const Tensor& t : ts) SaveTensor(ar, t);
 }
 std::vector<Tensor> LoadTensors(In& in) {
-  std::vector<Tensor> out(in.Count(13, "tensor list"));
+  std::vector<Tensor> out(in.Count(5, "tensor list"));
   for (Tensor& t : out) t = LoadTensor(in);
   return out;
 }

@@ -121,6 +121,12 @@ TEST(WireTest, SmallKindsRoundTrip) {
   EXPECT_EQ(back->step_done.status.message, "bad");
   EXPECT_EQ(back->step_done.fetches[0].scalar<float>(), 2.5f);
 
+  // Scalars are the smallest tensors (9 bytes each): a list of them fits.
+  done.step_done.fetches = {Tensor::Scalar<int32_t>(5), Tensor::Scalar<float>(11), Tensor::Scalar<bool>(true)};
+  back = DecodeMessage(Encode(done));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->step_done.fetches[2].scalar<bool>(), true);
+
   Message t;
   t.kind = MessageKind::kTensor;
   t.tensor.run_id = 8;
@@ -171,26 +177,28 @@ TEST(WireTest, EveryCorruptedByteIsSurvived) {
 
 TEST(WireTest, RefusesLengthsTheMessageDoesNotHold) {
   std::string bytes = Encode(RunStepMessage());
-  // The reply address's length is at offset 4 + 2 + 1 + 8 + 8.
+  // The reply address's length follows the byte-order flag, magic,
+  // version, kind, request id and session id: 1 + 4 + 2 + 1 + 8 + 8.
   const uint64_t huge = uint64_t{1} << 62;
-  std::memcpy(bytes.data() + 23, &huge, sizeof(huge));
+  std::memcpy(bytes.data() + 24, &huge, sizeof(huge));
   auto r = DecodeMessage(bytes);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("more than the message holds"), std::string::npos) << r.status().message();
+  EXPECT_EQ(r.status().message(), "malformed message: reply address: 4611686018427387904 elements, more than the "
+                                  "message holds");
 }
 
 TEST(WireTest, RefusesBadHeadersAndTrailingBytes) {
   std::string bytes = Encode(RunStepMessage());
   EXPECT_FALSE(DecodeMessage("").ok());
   std::string bad_magic = bytes;
-  bad_magic[0] = 'X';
+  bad_magic[1] = 'X';
   EXPECT_EQ(DecodeMessage(bad_magic).status().message(), "malformed message: not a tfg message (bad magic)");
   std::string bad_version = bytes;
-  bad_version[4] = 9;
+  bad_version[5] = 9;
   EXPECT_EQ(DecodeMessage(bad_version).status().message(),
             "malformed message: protocol version 9 (this tfg speaks 1)");
   std::string bad_kind = bytes;
-  bad_kind[6] = 99;
+  bad_kind[7] = 99;
   EXPECT_EQ(DecodeMessage(bad_kind).status().message(), "malformed message: unknown message kind 99");
   EXPECT_EQ(DecodeMessage(bytes + "zz").status().message(), "2 bytes after the end of a RunStep message");
 }
