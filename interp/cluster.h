@@ -98,6 +98,7 @@ class ClusterClient {
   Result<net::Message> Wait(uint64_t id, double timeout_seconds);
   void Post(int task, net::Message m);
   void HeartbeatLoop();
+  void SendHeartbeats();
   void MarkDead(int task, const std::string& why);
   Status Push(const std::string& task, const net::TensorTransfer& t);
 
