@@ -9,15 +9,13 @@
 
 namespace tfg {
 
-Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds) {
-  if (session.cluster() != nullptr) {
-    return FailedPrecondition("the cluster is declared already (cluster() or --cluster, once per run)");
-  }
+Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect) {
+  if (!connect) return session.AttachCluster(spec, nullptr);
   ClusterOptions options;
   options.heartbeat_seconds = heartbeat_seconds;
   options.local_task = net::TaskOf(session.devices().device(0)->name());
-  TFG_ASSIGN_OR_RETURN(std::shared_ptr<ClusterClient> client, ClusterClient::Connect(std::move(spec), options));
-  return session.AttachCluster(std::move(client));
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<ClusterClient> client, ClusterClient::Connect(spec, options));
+  return session.AttachCluster(spec, std::move(client));
 }
 
 namespace {
@@ -53,8 +51,7 @@ Result<Value> Cluster(Evaluator& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(ClusterSpec spec, SpecArg(args));
   TFG_ASSIGN_OR_RETURN(double heartbeat, NumberArg(args, 1));
   if (!(heartbeat >= 0.01 && heartbeat <= 3600)) return Fail(args, 1, "heartbeat must be from 0.01 to 3600 seconds");
-  if (ev.options().check_only) return Value();
-  Status s = ConnectSessionToCluster(ev.session(), std::move(spec), heartbeat);
+  Status s = ConnectSessionToCluster(ev.session(), std::move(spec), heartbeat, !ev.options().check_only);
   if (!s.ok()) return s.WithSpan(args.span);
   return Value();
 }

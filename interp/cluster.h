@@ -120,8 +120,9 @@ class ClusterClient {
 };
 
 // Connects to every task of `spec` and adds their devices to `session`
-// (cluster() and --cluster). Error: a task unreachable or refusing, or a
+// (cluster() and --cluster); with `connect` false (check mode) only adds
+// the devices, for placement. Error: a task unreachable or refusing, or a
 // cluster declared already.
-Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds);
+Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect);
 
 }  // namespace tfg

@@ -23,10 +23,10 @@ struct Interpreter::Impl {
   explicit Impl(InterpreterOptions options) : ev(std::move(options)) {}
   // --cluster: connected once, before the first code runs.
   Status ConnectCluster() {
-    if (cluster_done || ev.options().cluster.empty() || ev.options().check_only) return Status::OK();
+    if (cluster_done || ev.options().cluster.empty()) return Status::OK();
     cluster_done = true;
     TFG_ASSIGN_OR_RETURN(ClusterSpec spec, ParseClusterFlag(ev.options().cluster));
-    return ConnectSessionToCluster(ev.session(), std::move(spec), ev.options().heartbeat);
+    return ConnectSessionToCluster(ev.session(), std::move(spec), ev.options().heartbeat, !ev.options().check_only);
   }
   Evaluator ev;
   bool cluster_done = false;

@@ -146,6 +146,7 @@ struct Session::Impl {
   std::unique_ptr<Tracer> tracer;   // --trace only
   bool optimize;
   std::string default_device_type;
+  bool cluster_declared = false;
   std::shared_ptr<ClusterClient> cluster;  // worker mode; declared last: closed first
 };
 
@@ -244,9 +245,11 @@ Device* Session::cpu_device() { return impl_->device.get(); }
 const DeviceSet& Session::devices() const { return impl_->devices; }
 ClusterClient* Session::cluster() const { return impl_->cluster.get(); }
 
-Status Session::AttachCluster(std::shared_ptr<ClusterClient> cluster) {
-  if (impl_->cluster) return FailedPrecondition("the cluster is declared already (cluster() or --cluster, once)");
-  const ClusterSpec& tasks = cluster->tasks();
+Status Session::AttachCluster(const ClusterSpec& tasks, std::shared_ptr<ClusterClient> cluster) {
+  if (impl_->cluster_declared) {
+    return FailedPrecondition("the cluster is declared already (cluster() or --cluster, once per run)");
+  }
+  impl_->cluster_declared = true;
   for (size_t i = 0; i < tasks.size(); ++i) {
     impl_->devices.AddOwned(std::make_unique<RemoteDevice>(tasks[i].name + "/device:cpu:0", static_cast<int>(i)));
   }

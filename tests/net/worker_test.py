@@ -190,6 +190,18 @@ print(run(b))
         # The variables lived on the ps task: its log names the session.
         self.assertIn("as /job:ps/replica:0/task:0", ps.stderr())
 
+    def test_check_and_placed_graph_need_no_workers(self):
+        path = self.script("""cluster({"ps": ["tcp://127.0.0.1:1"]})
+with device("/job:ps/task:0") { w = variable([1.0, 2.0], name="w") }
+y = w * 2.0
+print(run(y))
+""")
+        r = self.run_tfg("check", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        g = self.run_tfg("graph", path, "--placed")
+        self.assertEqual(g.returncode, 0, g.stderr)
+        self.assertIn("/job:ps/replica:0/task:0/device:cpu:0", g.stdout)
+
     # ----------------------------------------------------------------- errors
 
     def test_unreachable_task(self):
