@@ -21,6 +21,8 @@
 #include "interp/interpreter.h"
 #include "interp/op_docs.h"
 #include "interp/repl.h"
+#include "interp/cluster.h"
+#include "interp/worker.h"
 #include "ops/framework/op_registry.h"
 
 #ifndef TFG_VERSION
@@ -133,8 +135,23 @@ Status ArgParser::ParseOption(const std::string& arg) {
   } else if (is("--logdir")) {
     TFG_ASSIGN_OR_RETURN(opts_.logdir, OptionValue(arg, "--logdir"));
     if (opts_.logdir.empty()) return UsageError("--logdir expects a directory name");
-  } else if (is("--worker") || is("--listen")) {
-    return Unimplemented("{} is not supported yet", arg.substr(0, arg.find('=')));
+  } else if (is("--worker")) {
+    opts_.worker = true;
+  } else if (is("--listen")) {
+    TFG_ASSIGN_OR_RETURN(opts_.listen, OptionValue(arg, "--listen"));
+    if (opts_.listen.empty()) return UsageError("--listen expects an address, e.g. tcp://127.0.0.1:7001");
+  } else if (is("--cluster")) {
+    TFG_ASSIGN_OR_RETURN(opts_.cluster, OptionValue(arg, "--cluster"));
+    if (auto spec = ParseClusterFlag(opts_.cluster); !spec.ok()) return UsageError(spec.status().message());
+  } else if (is("--heartbeat") || is("--master-timeout")) {
+    const std::string name = arg.substr(0, arg.find('='));
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, name));
+    char* end = nullptr;
+    double s = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !(s >= 0.01) || s > 3600) {
+      return UsageError(name + " expects seconds from 0.01 to 3600, found '" + v + "'");
+    }
+    (name == "--heartbeat" ? opts_.heartbeat : opts_.master_timeout) = s;
   } else {
     return UsageError("unknown option '" + arg + "'");
   }
@@ -188,6 +205,12 @@ Result<CliOptions> ArgParser::Parse() {
   }
   if (help_) opts_.command = Command::kHelp;
   else if (version_) opts_.command = Command::kVersion;
+  else if (opts_.worker) {
+    if (opts_.command != Command::kRepl) return UsageError("--worker runs no script: drop '" + opts_.file + "'");
+    if (opts_.listen.empty()) return UsageError("--worker needs --listen ADDR, e.g. --listen tcp://127.0.0.1:7001");
+    if (!opts_.cluster.empty()) return UsageError("--cluster is for the master (the script), not a --worker");
+    opts_.command = Command::kWorker;
+  } else if (!opts_.listen.empty()) return UsageError("--listen goes with --worker");
   else if (doc_topic_pending_) return UsageError("'doc' needs a topic (known: ops)");
   else if ((opts_.command == Command::kCheck || opts_.command == Command::kGraph) && !have_file_)
     return UsageError(std::string(opts_.command == Command::kCheck ? "check" : "graph") + " needs a FILE");
@@ -247,6 +270,8 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.logdir = opts.logdir;
   o.local_cpu_devices = opts.local_cpu_devices;
   o.device_type = opts.device_type;
+  o.cluster = opts.cluster;
+  o.heartbeat = opts.heartbeat;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -359,6 +384,7 @@ const char kSynopsis[] =
        tfg [options] graph FILE --dot print the graph in Graphviz dot syntax
                                       (--optimized: as optimized before running;
                                        --placed: nodes coloured by device)
+       tfg --worker --listen ADDR      serve as a distributed worker
        tfg --help | --version
 )";
 
@@ -384,6 +410,17 @@ options:
   --local-devices cpu=N
                 N logical CPU devices (/device:cpu:0 ... cpu:N-1) to place ops on
   --device TYPE nodes without a device type of their own prefer TYPE (cpu or gpu)
+  --cluster JOB=ADDR;ADDR,JOB=ADDR
+                the tasks of a distributed run, as cluster() declares them
+                (e.g. ps=tcp://127.0.0.1:7001,worker=tcp://127.0.0.1:7002;tcp://127.0.0.1:7003)
+  --heartbeat S seconds between liveness checks of the cluster's tasks (default 1);
+                a task silent for three is dead and fails the run
+  --worker --listen ADDR
+                serve as a distributed worker on ADDR (tcp://127.0.0.1:PORT; a bare
+                :PORT binds loopback) until SIGINT or SIGTERM
+  --master-timeout S
+                (worker) drop a master's state after S seconds without a word from it
+                (default 10)
   --help, -h    show this help
   --version, -V show the version
 
@@ -413,6 +450,13 @@ int RunCli(int argc, char** argv) {
     case Command::kVersion: std::cout << "tfg " << TFG_VERSION << "\n"; return kExitOk;
     case Command::kDocOps: std::cout << OpReferenceMarkdown(OpRegistry::Global()); return kExitOk;
     case Command::kRepl: return RunRepl(MakeInterpreterOptions(opts));
+    case Command::kWorker: {
+      WorkerOptions w;
+      w.listen = opts.listen;
+      w.threads = opts.threads;
+      w.master_timeout_seconds = opts.master_timeout;
+      return RunWorker(w);
+    }
     case Command::kRun:
     case Command::kCheck:
     case Command::kGraph: return RunScriptCommand(opts);

@@ -25,6 +25,7 @@ enum class Command {
   kDocOps,   // tfg doc ops (hidden; scripts/gen-docs writes docs/ops.md with it)
   kHelp,     // tfg --help
   kVersion,  // tfg --version
+  kWorker,   // tfg --worker --listen ADDR
 };
 
 struct CliOptions {
@@ -43,6 +44,11 @@ struct CliOptions {
   bool placed = false;                   // graph --placed
   int local_cpu_devices = 1;             // --local-devices cpu=N
   std::string device_type;               // --device TYPE; empty: any
+  bool worker = false;                   // --worker
+  std::string listen;                    // --listen ADDR (with --worker)
+  std::string cluster;                   // --cluster JOB=ADDR;ADDR,...
+  double heartbeat = 1;                  // --heartbeat S
+  double master_timeout = 10;            // --master-timeout S (worker)
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

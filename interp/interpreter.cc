@@ -10,6 +10,7 @@
 #include "interp/modules.h"
 #include "interp/parser.h"
 #include "interp/placer.h"
+#include "interp/cluster.h"
 #include "interp/session.h"
 #include "interp/device_set.h"
 #include "interp/queue_runner.h"
@@ -20,7 +21,15 @@ namespace tfg {
 
 struct Interpreter::Impl {
   explicit Impl(InterpreterOptions options) : ev(std::move(options)) {}
+  // --cluster: connected once, before the first code runs.
+  Status ConnectCluster() {
+    if (cluster_done || ev.options().cluster.empty()) return Status::OK();
+    cluster_done = true;
+    TFG_ASSIGN_OR_RETURN(ClusterSpec spec, ParseClusterFlag(ev.options().cluster));
+    return ConnectSessionToCluster(ev.session(), std::move(spec), ev.options().heartbeat, !ev.options().check_only);
+  }
   Evaluator ev;
+  bool cluster_done = false;
   int chunks = 0;  // REPL chunks evaluated, to name their source
 };
 
@@ -49,6 +58,7 @@ Status FinishScript(Status status, Session& session) {
 
 Status Interpreter::RunSource(const std::string& path, const std::string& text) {
   interrupt::ScriptScope interruptible;
+  TFG_RETURN_IF_ERROR(impl_->ConnectCluster());
   auto file = std::make_shared<SourceFile>(path, text);
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<ast::Program> program, ParseProgram(file));
   Status status = impl_->ev.ExecProgram(program, impl_->ev.main_globals());
@@ -57,6 +67,7 @@ Status Interpreter::RunSource(const std::string& path, const std::string& text) 
 
 Result<std::string> Interpreter::EvalInteractive(const std::string& text) {
   Evaluator& ev = impl_->ev;
+  TFG_RETURN_IF_ERROR(impl_->ConnectCluster());
   auto file = std::make_shared<SourceFile>("<stdin>", text);
   ++impl_->chunks;
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<ast::Program> program, ParseProgram(file));

@@ -3,21 +3,29 @@
 #include <mutex>
 #include <thread>
 
+#include "interp/cluster.h"
 #include "ops/framework/cancellation.h"
 #include "ops/framework/rendezvous.h"
 
 namespace tfg {
 
 Result<std::shared_ptr<PartitionedPlan>> BuildPartitionedPlan(PartitionedGraph graph, const DeviceSet& devices,
-                                                              int num_fetches) {
+                                                              int num_fetches, ClusterClient* cluster) {
   auto out = std::make_shared<PartitionedPlan>();
   out->num_fetches = num_fetches;
   out->sends = graph.sends;
   for (GraphPartition& p : graph.partitions) {
+    if (auto* remote = dynamic_cast<RemoteDevice*>(devices.device(p.device))) {
+      if (cluster == nullptr) return Internal("a remote device without a cluster");
+      TFG_ASSIGN_OR_RETURN(uint64_t handle, cluster->Register(remote->task(), *p.graph, remote->name(), p.feeds,
+                                                              p.fetches, p.targets));
+      out->parts.push_back({nullptr, remote->task(), handle, std::move(p.feed_index), std::move(p.fetch_index)});
+      continue;
+    }
     TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan,
                          BuildPlan(*p.graph, p.feeds, p.fetches, p.targets, devices.device(p.device)));
     plan->graph = std::shared_ptr<const Graph>(std::move(p.graph));
-    out->parts.push_back({std::move(plan), std::move(p.feed_index), std::move(p.fetch_index)});
+    out->parts.push_back({std::move(plan), -1, 0, std::move(p.feed_index), std::move(p.fetch_index)});
   }
   return out;
 }
@@ -52,8 +60,14 @@ class Outcomes {
 Result<std::vector<Tensor>> RunPartitioned(const PartitionedPlan& plan, const std::vector<Tensor>& feeds,
                                            const ExecutorEnv& env, int64_t run_id,
                                            std::atomic<int64_t>& next_step_id, uint64_t seed,
-                                           double timeout_seconds, CancellationManager* external) {
-  auto rendezvous = std::make_shared<LocalRendezvous>();
+                                           double timeout_seconds, CancellationManager* external,
+                                           ClusterClient* cluster) {
+  std::shared_ptr<Rendezvous> rendezvous;
+  if (cluster != nullptr) {
+    TFG_ASSIGN_OR_RETURN(rendezvous, cluster->runs().Open(run_id));
+  } else {
+    rendezvous = std::make_shared<LocalRendezvous>();
+  }
   // Shared with the callback on `external`, which may still be running
   // when this returns.
   auto cancel = std::make_shared<CancellationManager>();
@@ -73,9 +87,15 @@ Result<std::vector<Tensor>> RunPartitioned(const PartitionedPlan& plan, const st
     StepInfo info{next_step_id.fetch_add(1, std::memory_order_relaxed), seed};
     std::vector<Tensor> part_feeds;
     for (int i : part.feed_index) part_feeds.push_back(feeds[i]);
-    Status s = RegisterStepRendezvous(env.resources, info.step_id, std::make_shared<StepRendezvous>(rendezvous, run_id));
-    Result<std::vector<Tensor>> result = s.ok() ? RunStep(part.plan, part_feeds, part_env, info, timeout_seconds, cancel.get())
-                                                : Result<std::vector<Tensor>>(s);
+    Result<std::vector<Tensor>> result = std::vector<Tensor>{};
+    if (part.remote_task >= 0) {
+      result = cluster->RunRemote(part.remote_task, part.graph_handle, run_id, seed, std::move(part_feeds),
+                                  timeout_seconds, cancel.get());
+    } else {
+      Status s = RegisterStepRendezvous(env.resources, info.step_id, std::make_shared<StepRendezvous>(rendezvous, run_id));
+      result = s.ok() ? RunStep(part.plan, part_feeds, part_env, info, timeout_seconds, cancel.get())
+                      : Result<std::vector<Tensor>>(s);
+    }
     if (!result.ok()) {
       outcomes.Record(result.status());
       rendezvous->StartAbort(Error(Code::kCancelled, "the run was cancelled"));
@@ -90,6 +110,7 @@ Result<std::vector<Tensor>> RunPartitioned(const PartitionedPlan& plan, const st
   if (!plan.parts.empty()) run_part(plan.parts[0]);
   for (std::thread& t : threads) t.join();
   if (external && token != CancellationManager::kAlreadyCancelled) external->Deregister(token);
+  if (cluster != nullptr) cluster->runs().Close(run_id);
   Status failed = outcomes.First();
   if (!failed.ok()) return failed;
   return fetched;

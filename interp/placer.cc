@@ -79,6 +79,29 @@ Result<std::vector<int32_t>> PlaceOnOne(const Graph& g, const DeviceSet& devices
   return std::vector<int32_t>(g.num_nodes(), 0);
 }
 
+bool NamesJob(const Node& n) {
+  auto spec = DeviceSpec::Parse(SplitDeviceRequest(n.requested_device()).device);
+  return spec.ok() && !spec->job.empty();
+}
+
+// Work goes to another process (worker mode) only when some member of its
+// group asks for a job: the others keep to this process's devices.
+void KeepUnnamedJobsLocal(const Graph& g, const DeviceSet& devices, const std::vector<int32_t>& group_of,
+                          std::vector<std::vector<int>>& group_allowed) {
+  std::vector<bool> names_job(g.num_nodes(), false);
+  for (const auto& node : g.nodes()) {
+    if (NamesJob(*node)) names_job[group_of[node->id()]] = true;
+  }
+  for (size_t group = 0; group < group_allowed.size(); ++group) {
+    if (names_job[group]) continue;
+    std::vector<int> local;
+    for (int d : group_allowed[group]) {
+      if (devices.spec(d).job == "localhost") local.push_back(d);
+    }
+    if (!local.empty()) group_allowed[group] = std::move(local);
+  }
+}
+
 }  // namespace
 
 Status CheckPlaceable(const Node& n, const DeviceSet& devices, const std::string& default_type) {
@@ -110,6 +133,7 @@ Result<std::vector<int32_t>> PlaceGraph(const Graph& g, const DeviceSet& devices
     }
     group_allowed[group] = std::move(both);
   }
+  KeepUnnamedJobsLocal(g, devices, problem.group, group_allowed);
   problem.allowed.resize(g.num_nodes());
   for (const auto& node : g.nodes()) problem.allowed[node->id()] = group_allowed[problem.group[node->id()]];
   return GreedyEarliestFinish(g, problem);

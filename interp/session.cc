@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "devices/cpu/cpu_device.h"
+#include "interp/cluster.h"
 #include "interp/device_set.h"
 #include "interp/executor.h"
 #include "interp/partition.h"
@@ -145,6 +146,8 @@ struct Session::Impl {
   std::unique_ptr<Tracer> tracer;   // --trace only
   bool optimize;
   std::string default_device_type;
+  bool cluster_declared = false;
+  std::shared_ptr<ClusterClient> cluster;  // worker mode; declared last: closed first
 };
 
 // The plan runs an optimized copy of the pruned graph (common
@@ -190,11 +193,16 @@ Result<PreparedRun> Session::Impl::PreparePlaced(const Graph& g, const std::vect
   for (const auto& node : opt.graph->nodes()) node->set_assigned_device(devices.device(device_of[node->id()])->name());
   const bool one_device = std::all_of(device_of.begin(), device_of.end(),
                                       [&](int32_t d) { return d == device_of.front(); });
-  if (!one_device) {
+  // A graph wholly on another task still runs there, as a run of one part.
+  const bool remote = std::any_of(device_of.begin(), device_of.end(), [&](int32_t d) {
+    return dynamic_cast<RemoteDevice*>(devices.device(d)) != nullptr;
+  });
+  if (!one_device || remote) {
     TFG_ASSIGN_OR_RETURN(PartitionedGraph split,
                          PartitionGraph(*opt.graph, device_of, devices, opt.feeds, opt.fetches, opt.targets));
     TFG_ASSIGN_OR_RETURN(std::shared_ptr<PartitionedPlan> parts,
-                         BuildPartitionedPlan(std::move(split), devices, static_cast<int>(fetches.size())));
+                         BuildPartitionedPlan(std::move(split), devices, static_cast<int>(fetches.size()),
+                                              cluster.get()));
     parts->graph_edits = g.edits();
     return PreparedRun{nullptr, std::move(parts)};
   }
@@ -235,6 +243,21 @@ Session::~Session() = default;
 
 Device* Session::cpu_device() { return impl_->device.get(); }
 const DeviceSet& Session::devices() const { return impl_->devices; }
+ClusterClient* Session::cluster() const { return impl_->cluster.get(); }
+
+Status Session::AttachCluster(const ClusterSpec& tasks, std::shared_ptr<ClusterClient> cluster) {
+  if (impl_->cluster_declared) {
+    return FailedPrecondition("the cluster is declared already (cluster() or --cluster, once per run)");
+  }
+  impl_->cluster_declared = true;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    impl_->devices.AddOwned(std::make_unique<RemoteDevice>(tasks[i].name + "/device:cpu:0", static_cast<int>(i)));
+  }
+  impl_->cluster = std::move(cluster);
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->plans.clear();
+  return Status::OK();
+}
 int64_t Session::plans_built() const { return impl_->plans_built.load(std::memory_order_relaxed); }
 int64_t Session::runs() const { return impl_->runs.load(std::memory_order_relaxed); }
 const RunStats* Session::stats() const { return impl_->stats.get(); }
@@ -264,7 +287,7 @@ Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Ten
   const int64_t start = impl_->tracer ? NowNanos() : 0;
   auto result = plan.plan ? RunStep(std::move(plan.plan), values, env, info, options.timeout_seconds, options.cancellation)
                           : RunPartitioned(*plan.parts, values, env, info.step_id, impl_->next_step_id, info.graph_seed,
-                                           options.timeout_seconds, options.cancellation);
+                                           options.timeout_seconds, options.cancellation, impl_->cluster.get());
   if (impl_->tracer) impl_->tracer->Step(info.step_id, start, NowNanos());
   impl_->runs.fetch_add(1, std::memory_order_relaxed);
   return result;

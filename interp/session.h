@@ -20,6 +20,8 @@
 namespace tfg {
 
 class CancellationManager;
+class ClusterClient;
+struct ClusterTask;
 class Device;
 class DeviceSet;
 class RunStats;
@@ -91,6 +93,13 @@ class Session {
   Device* cpu_device();
   // The devices nodes are placed on (interp/placer.h).
   const DeviceSet& devices() const;
+  // Worker mode: every task adds its device
+  // (/job:J/replica:0/task:K/device:cpu:0) to the set, cached plans are
+  // dropped, and runs placed there go to the tasks through `cluster`
+  // (null: placement only, for `tfg check` and `tfg graph --placed`).
+  // Once per session.
+  Status AttachCluster(const std::vector<ClusterTask>& tasks, std::shared_ptr<ClusterClient> cluster);
+  ClusterClient* cluster() const;
   const SessionOptions& options() const { return options_; }
   // How many plans were prepared so far (the plan cache's misses).
   int64_t plans_built() const;

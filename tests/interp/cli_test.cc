@@ -107,11 +107,27 @@ TEST(ParseArgsTest, UsageErrorsAreInvalidArgument) {
   EXPECT_EQ(ParseArgs({"--frob"}).status().code(), Code::kInvalidArgument);
 }
 
-TEST(ParseArgsTest, UnsupportedOptionsSaySo) {
-  auto r = ParseArgs({"--worker", "a.tfg"});
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), Code::kUnimplemented);
-  EXPECT_EQ(r.status().message(), "--worker is not supported yet");
+TEST(ParseArgsTest, WorkerMode) {
+  auto r = ParseArgs({"--worker", "--listen", "tcp://127.0.0.1:7001", "--master-timeout", "5"});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->command, Command::kWorker);
+  EXPECT_EQ(r->listen, "tcp://127.0.0.1:7001");
+  EXPECT_EQ(r->master_timeout, 5);
+  EXPECT_EQ(ParseError({"--worker", "a.tfg"}), "--worker runs no script: drop 'a.tfg'");
+  EXPECT_EQ(ParseError({"--worker"}), "--worker needs --listen ADDR, e.g. --listen tcp://127.0.0.1:7001");
+  EXPECT_EQ(ParseError({"--listen", ":7001", "a.tfg"}), "--listen goes with --worker");
+}
+
+TEST(ParseArgsTest, Cluster) {
+  auto r = ParseArgs({"--cluster", "ps=tcp://127.0.0.1:7001,worker=tcp://127.0.0.1:7002;:7003", "--heartbeat",
+                      "0.5", "a.tfg"});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->heartbeat, 0.5);
+  EXPECT_EQ(ParseError({"--cluster", "ps", "a.tfg"}),
+            "--cluster expects JOB=ADDR;ADDR,JOB=ADDR (e.g. ps=tcp://127.0.0.1:7001), found 'ps'");
+  EXPECT_EQ(ParseError({"--cluster", "ps=tcp://127.0.0.1:x", "a.tfg"}),
+            "job 'ps': 'tcp://127.0.0.1:x' is not an address: expected tcp://HOST:PORT, e.g. tcp://127.0.0.1:7001");
+  EXPECT_EQ(ParseError({"--heartbeat", "0", "a.tfg"}), "--heartbeat expects seconds from 0.01 to 3600, found '0'");
 }
 
 TEST(ParseArgsTest, StatsAndTrace) {

@@ -1,0 +1,69 @@
+// cluster({"ps": [addr], "worker": [addr, addr]}, heartbeat=1): declares
+// the tasks of a distributed run (docs/distributed.md). The master checks
+// every task at once; their devices become placeable as
+// /job:JOB/task:K/device:cpu:0.
+#include "interp/builtins.h"
+#include "interp/cluster.h"
+#include "interp/device_set.h"
+#include "interp/session.h"
+
+namespace tfg {
+
+Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect) {
+  if (!connect) return session.AttachCluster(spec, nullptr);
+  ClusterOptions options;
+  options.heartbeat_seconds = heartbeat_seconds;
+  options.local_task = net::TaskOf(session.devices().device(0)->name());
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<ClusterClient> client, ClusterClient::Connect(spec, options));
+  return session.AttachCluster(spec, std::move(client));
+}
+
+namespace {
+
+Status Fail(const BoundArgs& args, size_t i, const std::string& msg) {
+  return Status(Code::kInvalidArgument, "cluster(): " + msg, args.spans[i]);
+}
+
+Result<ClusterSpec> SpecArg(const BoundArgs& args) {
+  if (!args[0].is(ValueKind::kDict)) return Fail(args, 0, "expected a dict of job name to a list of addresses");
+  ClusterSpec spec;
+  for (const auto& [key, value] : args[0].as_dict().entries()) {
+    if (!key.is(ValueKind::kString)) return Fail(args, 0, "job names must be strings");
+    std::vector<std::string> addresses;
+    if (value.is(ValueKind::kString)) {
+      addresses.push_back(value.as_string());
+    } else if (value.is(ValueKind::kList)) {
+      for (const Value& a : value.as_list().items) {
+        if (!a.is(ValueKind::kString)) return Fail(args, 0, "addresses must be strings like \"tcp://127.0.0.1:7001\"");
+        addresses.push_back(a.as_string());
+      }
+    } else {
+      return Fail(args, 0, "job '" + key.as_string() + "' needs a list of addresses");
+    }
+    Status s = AddClusterJob(spec, key.as_string(), addresses);
+    if (!s.ok()) return Fail(args, 0, s.message());
+  }
+  if (spec.empty()) return Fail(args, 0, "no tasks");
+  return spec;
+}
+
+Result<Value> Cluster(Evaluator& ev, BoundArgs& args) {
+  TFG_ASSIGN_OR_RETURN(ClusterSpec spec, SpecArg(args));
+  TFG_ASSIGN_OR_RETURN(double heartbeat, NumberArg(args, 1));
+  if (!(heartbeat >= 0.01 && heartbeat <= 3600)) return Fail(args, 1, "heartbeat must be from 0.01 to 3600 seconds");
+  Status s = ConnectSessionToCluster(ev.session(), std::move(spec), heartbeat, !ev.options().check_only);
+  if (!s.ok()) return s.WithSpan(args.span);
+  return Value();
+}
+
+BuiltinRegistrar reg({
+    BuiltinDef{"cluster",
+               {{"spec", std::nullopt}, {"heartbeat", Value::Float(1.0)}},
+               "declares the tasks of a distributed run: a dict of job name to the addresses of its tasks "
+               "(`tfg --worker --listen ADDR` processes); checks each task, then `with device(\"/job:ps/task:0\")` "
+               "places work on them. `heartbeat`: seconds between liveness checks (a task silent for three is dead)",
+               Cluster},
+});
+
+}  // namespace
+}  // namespace tfg

@@ -1,0 +1,167 @@
+// The master/worker protocol: every message kind, the protocol version and
+// the decoded form of each message. This is the one header that says what
+// goes over the wire (net/wire.cc encodes and validates it; the layout of
+// the bytes is documented there). A change to any message here bumps
+// kProtocolVersion: peers of different versions refuse each other at the
+// handshake instead of misreading bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ops/framework/attr.h"
+#include "ops/framework/status.h"
+#include "ops/framework/tensor.h"
+
+namespace tfg::net {
+
+inline constexpr uint32_t kMagic = 0x4e474654;  // "TFGN" little-endian
+inline constexpr uint16_t kProtocolVersion = 1;
+// No frame may be larger: a length in a message is never trusted beyond
+// the bytes that actually arrived, and nothing arrives beyond this.
+inline constexpr size_t kMaxMessageBytes = size_t{1} << 30;
+inline constexpr int kMaxRank = 64;
+
+enum class MessageKind : uint8_t {
+  kHello = 1,          // master -> worker: open a session (version, op registry hash, cluster)
+  kHelloReply,         // worker -> master
+  kRegisterGraph,      // master -> worker: a partition to keep under a graph handle
+  kRegisterReply,      // worker -> master
+  kRunStep,            // master -> worker: run a registered partition as one step of a run
+  kStepDone,           // worker -> master: the step's status and fetched tensors
+  kTensor,             // any -> any: a _send's tensor pushed to the receiving task
+  kAbortStep,          // master -> worker: cancel a run's step
+  kHeartbeat,          // master -> worker, every heartbeat interval
+  kHeartbeatAck,       // worker -> master
+  kCloseSession,       // master -> worker: free the session's state now
+  kErrorReply,         // any -> sender: the message could not be used (malformed, unknown ids)
+};
+inline constexpr uint8_t kLastMessageKind = static_cast<uint8_t>(MessageKind::kErrorReply);
+const char* MessageKindName(MessageKind kind);
+
+// A Status as it crosses the wire: the span keeps the source line's text,
+// so the receiver can print the caret excerpt without the script.
+struct WireStatus {
+  Code code = Code::kOk;
+  std::string message;
+  std::string file;
+  int32_t line = 0, col = 0, end_line = 0, end_col = 0;
+  std::string line_text;
+};
+WireStatus ToWire(const Status& s);
+Status FromWire(const WireStatus& w);
+// A span whose file holds only `line_text`, at line `line`: enough for the
+// caret excerpt of FormatDiagnostic. Invalid (empty) when `file` is empty.
+SourceSpan SpanFromWire(const std::string& file, int32_t line, int32_t col, int32_t end_line, int32_t end_col,
+                        const std::string& line_text);
+
+struct WireSpan {
+  std::string file;
+  int32_t line = 0, col = 0, end_line = 0, end_col = 0;
+  std::string line_text;
+};
+
+struct WireInput {
+  int32_t node = 0;    // index into GraphDef::nodes
+  int32_t output = 0;  // output index on it
+};
+
+// One node of a partition, as net/graph_codec.h writes and rebuilds it.
+struct NodeDef {
+  std::string name;
+  std::string op;
+  std::vector<WireInput> inputs;
+  std::vector<int32_t> control_inputs;
+  AttrMap attrs;
+  std::string requested_device;
+  std::string assigned_device;
+  std::vector<PartialShape> output_shapes;
+  WireSpan span;
+};
+
+struct GraphDef {
+  std::vector<NodeDef> nodes;
+};
+
+struct Hello {
+  uint64_t registry_hash = 0;  // OpRegistryHash(): both binaries know the same ops
+  std::string task;            // the worker's own name, "/job:worker/replica:0/task:1"
+  // Every task's name and address, the master's own included
+  // ("/job:localhost/replica:0/task:0").
+  std::vector<std::pair<std::string, std::string>> cluster;
+  double heartbeat_seconds = 1;
+};
+
+struct RegisterGraph {
+  uint64_t graph_handle = 0;  // chosen by the master, unique in its session
+  std::string device;         // the full name the partition was placed on
+  GraphDef graph;
+  std::vector<std::string> feeds;    // "node:output" in the partition
+  std::vector<std::string> fetches;  // "node:output"
+  std::vector<std::string> targets;  // node names
+};
+
+struct RunStep {
+  uint64_t graph_handle = 0;
+  int64_t run_id = 0;
+  uint64_t seed = 0;
+  double timeout_seconds = 0;
+  std::vector<Tensor> feeds;
+};
+
+struct StepDone {
+  int64_t run_id = 0;
+  WireStatus status;
+  std::vector<Tensor> fetches;
+};
+
+struct TensorTransfer {
+  int64_t run_id = 0;
+  std::string src_device, dst_device, tensor_name;
+  int64_t frame_id = 0, iteration = 0;
+  bool is_dead = false;
+  Tensor value;  // uninitialized when dead
+};
+
+struct AbortStep {
+  int64_t run_id = 0;
+  WireStatus status;
+};
+
+// One message: the envelope every kind shares, and the body of its kind
+// (only the member of `kind` is meaningful).
+struct Message {
+  MessageKind kind = MessageKind::kHeartbeat;
+  uint64_t request_id = 0;  // a reply carries its request's id
+  uint64_t session_id = 0;  // the master's session (random, per master process)
+  std::string reply_to;     // the sender's listening address
+  Hello hello;
+  RegisterGraph register_graph;
+  RunStep run_step;
+  StepDone step_done;
+  TensorTransfer tensor;
+  AbortStep abort;
+  WireStatus status;  // kHelloReply, kRegisterReply, kErrorReply
+  uint64_t registry_hash = 0;  // kHelloReply
+};
+
+// Encodes `m` (never fails on a well-formed message; an uninitialized
+// tensor where a value is required is an error).
+Result<std::string> EncodeMessage(const Message& m);
+// Decodes and validates every field: magic, version, kind, each length
+// against the bytes left, dtypes, ranks, dims, element counts, attr kinds.
+// Anything else comes back as an InvalidArgument error naming what was
+// wrong; nothing in `bytes` is trusted.
+Result<Message> DecodeMessage(std::string_view bytes);
+
+// The envelope alone (kind, ids, reply address), body not read: lets a
+// receiver answer a message whose body it refuses.
+Result<Message> DecodeHeader(std::string_view bytes);
+
+// A hash of every registered op's name and signature: two binaries with
+// equal hashes build the same nodes from the same NodeDefs.
+uint64_t OpRegistryHash();
+
+}  // namespace tfg::net

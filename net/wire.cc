@@ -1,0 +1,226 @@
+// The wire format: cereal's portable binary archive for the primitives,
+// laid out by hand here so that every length is checked against the bytes
+// that arrived before anything is allocated. Layout of a message:
+//   u8 byte order (cereal's: 1 little-endian), u32 magic, u16 version, u8 kind, u64 request_id, u64 session_id,
+//   str reply_to, then the body of the kind (see the Save/Load pairs below),
+//   and nothing after it.
+// str = u64 length + bytes; vec = u64 count + elements; tensor = u8 dtype,
+// u32 rank, i64 dims, then the elements (strings as str each).
+// cereal reports running out of bytes by throwing; that and our own
+// refusals become one InvalidArgument at DecodeMessage: no exception
+// leaves this file. cereal is used in this translation unit only.
+#include "net/wire_archive.h"
+
+namespace tfg::net::wire {
+
+// ------------------------------------------------------------ primitives
+
+void Save(Out& ar, const std::string& s) {
+  ar(static_cast<uint64_t>(s.size()));
+  ar(cereal::binary_data(s.data(), s.size()));
+}
+std::string LoadString(In& in, const char* what) {
+  const size_t n = in.Count(1, what);
+  std::string s(n, '\0');
+  in.ar(cereal::binary_data(s.data(), n));
+  return s;
+}
+
+int32_t LoadInt32(In& in, int32_t lo, int32_t hi, const char* what) {
+  const auto v = in.Read<int32_t>();
+  if (v < lo || v > hi) Refuse("{} {} out of range [{}, {}]", what, v, lo, hi);
+  return v;
+}
+
+bool LoadBool(In& in, const char* what) {
+  const auto v = in.Read<uint8_t>();
+  if (v > 1) Refuse("{}: {} is not a boolean", what, v);
+  return v == 1;
+}
+void SaveBool(Out& ar, bool b) { ar(static_cast<uint8_t>(b ? 1 : 0)); }
+
+DType LoadDType(In& in) {
+  const auto v = in.Read<uint8_t>();
+  if (v == 0 || v > static_cast<uint8_t>(DType::kString)) Refuse("unknown dtype {}", v);
+  return static_cast<DType>(v);
+}
+
+void Save(Out& ar, const PartialShape& s) {
+  ar(static_cast<int32_t>(s.rank()));
+  for (int i = 0; i < s.rank(); ++i) ar(static_cast<int64_t>(s.dim(i)));
+}
+PartialShape LoadPartialShape(In& in) {
+  const int32_t rank = LoadInt32(in, -1, kMaxRank, "shape rank");
+  if (rank < 0) return PartialShape::Unknown();
+  std::vector<int64_t> dims(rank);
+  for (int64_t& d : dims) {
+    d = in.Read<int64_t>();
+    if (d < PartialShape::kUnknown) Refuse("negative dimension {}", d);
+  }
+  return PartialShape(std::move(dims));
+}
+
+// ---------------------------------------------------------------- tensors
+
+void SaveTensor(Out& ar, const Tensor& t) {
+  if (!t.IsInitialized()) throw WireError("an empty tensor cannot be sent");
+  ar(static_cast<uint8_t>(t.dtype()));
+  ar(static_cast<uint32_t>(t.rank()));
+  for (int64_t d : t.shape().dims()) ar(d);
+  const int64_t n = t.num_elements();
+  switch (t.dtype()) {
+    case DType::kString:
+      for (int64_t i = 0; i < n; ++i) Save(ar, t.data<std::string>()[i]);
+      break;
+    case DType::kF16: ar(cereal::binary_data(t.data<uint16_t>(), n * 2)); break;
+    case DType::kF32: ar(cereal::binary_data(t.data<float>(), n * 4)); break;
+    case DType::kF64: ar(cereal::binary_data(t.data<double>(), n * 8)); break;
+    case DType::kI32: ar(cereal::binary_data(t.data<int32_t>(), n * 4)); break;
+    case DType::kI64: ar(cereal::binary_data(t.data<int64_t>(), n * 8)); break;
+    case DType::kBool: ar(cereal::binary_data(t.data<uint8_t>(), n)); break;
+    case DType::kInvalid: break;
+  }
+}
+
+TensorShape LoadTensorShape(In& in) {
+  const auto rank = in.Read<uint32_t>();
+  if (rank > kMaxRank) Refuse("tensor rank {} above {}", rank, kMaxRank);
+  std::vector<int64_t> dims(rank);
+  int64_t n = 1;
+  for (int64_t& d : dims) {
+    d = in.Read<int64_t>();
+    if (d < 0) Refuse("negative tensor dimension {}", d);
+    if (__builtin_mul_overflow(n, d, &n) || n > (int64_t{1} << 40)) Refuse("tensor too large");
+  }
+  return TensorShape(std::move(dims));
+}
+
+Tensor LoadTensor(In& in) {
+  const DType dtype = LoadDType(in);
+  TensorShape shape = LoadTensorShape(in);
+  const auto n = static_cast<size_t>(shape.num_elements());
+  const size_t min_bytes = dtype == DType::kString ? 8 : DTypeSize(dtype);
+  if (n > in.buf.left() / min_bytes) Refuse("tensor of {} elements, more than the message holds", n);
+  auto t = Tensor::Allocate(HostAllocator(), dtype, std::move(shape));
+  if (!t.ok()) Refuse("cannot allocate a received tensor: {}", t.status().message());
+  switch (dtype) {
+    case DType::kString:
+      for (size_t i = 0; i < n; ++i) t->data<std::string>()[i] = LoadString(in, "string element");
+      break;
+    case DType::kF16: in.ar(cereal::binary_data(t->data<uint16_t>(), n * 2)); break;
+    case DType::kF32: in.ar(cereal::binary_data(t->data<float>(), n * 4)); break;
+    case DType::kF64: in.ar(cereal::binary_data(t->data<double>(), n * 8)); break;
+    case DType::kI32: in.ar(cereal::binary_data(t->data<int32_t>(), n * 4)); break;
+    case DType::kI64: in.ar(cereal::binary_data(t->data<int64_t>(), n * 8)); break;
+    case DType::kBool:
+      in.ar(cereal::binary_data(t->data<uint8_t>(), n));
+      for (size_t i = 0; i < n; ++i) {
+        if (t->data<uint8_t>()[i] > 1) Refuse("bool tensor element {} is {}", i, t->data<uint8_t>()[i]);
+      }
+      break;
+    case DType::kInvalid: break;
+  }
+  return std::move(*t);
+}
+
+void SaveTensors(Out& ar, const std::vector<Tensor>& ts) {
+  ar(static_cast<uint64_t>(ts.size()));
+  for (const Tensor& t : ts) SaveTensor(ar, t);
+}
+std::vector<Tensor> LoadTensors(In& in) {
+  std::vector<Tensor> out(in.Count(5, "tensor list"));
+  for (Tensor& t : out) t = LoadTensor(in);
+  return out;
+}
+
+void SaveStrings(Out& ar, const std::vector<std::string>& v) {
+  ar(static_cast<uint64_t>(v.size()));
+  for (const std::string& s : v) Save(ar, s);
+}
+std::vector<std::string> LoadStrings(In& in, const char* what) {
+  std::vector<std::string> v(in.Count(8, what));
+  for (std::string& s : v) s = LoadString(in, what);
+  return v;
+}
+
+// ------------------------------------------------------------------ attrs
+// An attr is its variant index (u8) and the value of that alternative.
+
+namespace {
+
+template <typename T, typename F>
+void SaveList(Out& ar, const std::vector<T>& v, F save_one) {
+  ar(static_cast<uint64_t>(v.size()));
+  for (const T& x : v) save_one(x);
+}
+
+struct AttrSaver {
+  Out& ar;
+  void operator()(std::monostate) const {}
+  void operator()(int64_t v) const { ar(v); }
+  void operator()(double v) const { ar(v); }
+  void operator()(bool v) const { SaveBool(ar, v); }
+  void operator()(const std::string& v) const { Save(ar, v); }
+  void operator()(DType v) const { ar(static_cast<uint8_t>(v)); }
+  void operator()(const PartialShape& v) const { Save(ar, v); }
+  void operator()(const std::vector<int64_t>& v) const { SaveList(ar, v, [&](int64_t x) { ar(x); }); }
+  void operator()(const std::vector<double>& v) const { SaveList(ar, v, [&](double x) { ar(x); }); }
+  void operator()(const std::vector<DType>& v) const {
+    SaveList(ar, v, [&](DType x) { ar(static_cast<uint8_t>(x)); });
+  }
+  void operator()(const std::vector<PartialShape>& v) const {
+    SaveList(ar, v, [&](const PartialShape& x) { Save(ar, x); });
+  }
+  void operator()(const std::vector<std::string>& v) const { SaveStrings(ar, v); }
+  void operator()(const Tensor& v) const { SaveTensor(ar, v); }
+};
+
+template <typename T, typename F>
+std::vector<T> LoadList(In& in, size_t min_bytes, F load_one) {
+  std::vector<T> v(in.Count(min_bytes, "attr list"));
+  for (T& x : v) x = load_one();
+  return v;
+}
+
+AttrValue LoadAttrValue(In& in) {
+  const auto index = in.Read<uint8_t>();
+  switch (index) {
+    case 0: return std::monostate{};
+    case 1: return in.Read<int64_t>();
+    case 2: return in.Read<double>();
+    case 3: return LoadBool(in, "bool attr");
+    case 4: return LoadString(in, "string attr");
+    case 5: return LoadDType(in);
+    case 6: return LoadPartialShape(in);
+    case 7: return LoadList<int64_t>(in, 8, [&] { return in.Read<int64_t>(); });
+    case 8: return LoadList<double>(in, 8, [&] { return in.Read<double>(); });
+    case 9: return LoadList<DType>(in, 1, [&] { return LoadDType(in); });
+    case 10: return LoadList<PartialShape>(in, 4, [&] { return LoadPartialShape(in); });
+    case 11: return LoadStrings(in, "string list attr");
+    case 12: return LoadTensor(in);
+    default: Refuse("unknown attr kind {}", index);
+  }
+}
+
+}  // namespace
+
+void SaveAttrs(Out& ar, const AttrMap& attrs) {
+  ar(static_cast<uint64_t>(attrs.size()));
+  for (const auto& [name, value] : attrs) {
+    Save(ar, name);
+    ar(static_cast<uint8_t>(value.index()));
+    std::visit(AttrSaver{ar}, value);
+  }
+}
+
+AttrMap LoadAttrs(In& in) {
+  AttrMap attrs;
+  const size_t n = in.Count(9, "attrs");
+  for (size_t i = 0; i < n; ++i) {
+    std::string name = LoadString(in, "attr name");
+    AttrValue value = LoadAttrValue(in);
+    if (!attrs.emplace(name, std::move(value)).second) Refuse("attr '{}' given twice", name);
+  }
+  return attrs;
+}
+}  // namespace tfg::net::wire

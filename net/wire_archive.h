@@ -1,0 +1,79 @@
+// The archive types and field codecs shared by the two translation units
+// that hold cereal (net/wire.cc: primitives, tensors, attrs;
+// net/wire_messages.cc: message bodies). Private to net/: everything else
+// uses net/protocol.h. Loads throw WireError, which DecodeMessage turns
+// into a Status; no exception leaves those two files.
+#pragma once
+
+#include <cereal/archives/portable_binary.hpp>
+#include <fmt/format.h>
+
+#include <istream>
+#include <stdexcept>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+#include "net/protocol.h"
+
+namespace tfg::net::wire {
+
+using Out = cereal::PortableBinaryOutputArchive;
+
+struct WireError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+template <typename... Args>
+[[noreturn]] void Refuse(fmt::format_string<Args...> f, Args&&... args) {
+  throw WireError(fmt::format(f, std::forward<Args>(args)...));
+}
+
+// The received bytes as a stream that knows how many are left.
+class MemBuf : public std::streambuf {
+ public:
+  explicit MemBuf(std::string_view bytes) {
+    char* p = const_cast<char*>(bytes.data());  // read only: the get area is never written
+    setg(p, p, p + bytes.size());
+  }
+  size_t left() const { return static_cast<size_t>(egptr() - gptr()); }
+};
+
+// The input archive with its byte budget.
+struct In {
+  explicit In(MemBuf& b) : buf(b), stream(&b), ar(stream) {}
+  MemBuf& buf;
+  std::istream stream;
+  cereal::PortableBinaryInputArchive ar;
+  template <typename T>
+  T Read() {
+    T v{};
+    ar(v);
+    return v;
+  }
+  // A count of elements of at least `min_bytes` each that the bytes left can back.
+  size_t Count(size_t min_bytes, const char* what) {
+    const uint64_t n = Read<uint64_t>();
+    if (n > buf.left() / std::max<size_t>(min_bytes, 1)) Refuse("{}: {} elements, more than the message holds", what, n);
+    return static_cast<size_t>(n);
+  }
+};
+
+void Save(Out& ar, const std::string& s);
+std::string LoadString(In& in, const char* what);
+int32_t LoadInt32(In& in, int32_t lo, int32_t hi, const char* what);
+bool LoadBool(In& in, const char* what);
+void SaveBool(Out& ar, bool b);
+DType LoadDType(In& in);
+void Save(Out& ar, const PartialShape& s);
+PartialShape LoadPartialShape(In& in);
+void SaveTensor(Out& ar, const Tensor& t);
+Tensor LoadTensor(In& in);
+void SaveTensors(Out& ar, const std::vector<Tensor>& ts);
+std::vector<Tensor> LoadTensors(In& in);
+void SaveStrings(Out& ar, const std::vector<std::string>& v);
+std::vector<std::string> LoadStrings(In& in, const char* what);
+void SaveAttrs(Out& ar, const AttrMap& attrs);
+AttrMap LoadAttrs(In& in);
+
+}  // namespace tfg::net::wire

@@ -1,0 +1,357 @@
+// Message bodies on the wire (the layout is described in net/wire.cc) and
+// the two entry points, EncodeMessage and DecodeMessage.
+#include <sstream>
+
+#include "net/wire_archive.h"
+#include "ops/framework/op_registry.h"
+
+namespace tfg::net {
+namespace wire {
+
+void Save(Out& ar, const WireStatus& s);
+void Save(Out& ar, const WireSpan& s);
+void Save(Out& ar, const NodeDef& n);
+
+constexpr int32_t kMaxLine = std::numeric_limits<int32_t>::max();
+
+void Save(Out& ar, const WireStatus& s) {
+  ar(static_cast<uint8_t>(s.code));
+  Save(ar, s.message);
+  Save(ar, s.file);
+  ar(s.line, s.col, s.end_line, s.end_col);
+  Save(ar, s.line_text);
+}
+WireStatus LoadStatus(In& in) {
+  WireStatus s;
+  const auto code = in.Read<uint8_t>();
+  if (code > static_cast<uint8_t>(Code::kDataLoss)) Refuse("unknown status code {}", code);
+  s.code = static_cast<Code>(code);
+  s.message = LoadString(in, "status message");
+  s.file = LoadString(in, "status file");
+  s.line = LoadInt32(in, 0, kMaxLine, "line");
+  s.col = LoadInt32(in, 0, kMaxLine, "column");
+  s.end_line = LoadInt32(in, 0, kMaxLine, "end line");
+  s.end_col = LoadInt32(in, 0, kMaxLine, "end column");
+  s.line_text = LoadString(in, "source line");
+  return s;
+}
+
+void Save(Out& ar, const WireSpan& s) {
+  Save(ar, s.file);
+  ar(s.line, s.col, s.end_line, s.end_col);
+  Save(ar, s.line_text);
+}
+WireSpan LoadSpan(In& in) {
+  WireSpan s;
+  s.file = LoadString(in, "span file");
+  s.line = LoadInt32(in, 0, kMaxLine, "line");
+  s.col = LoadInt32(in, 0, kMaxLine, "column");
+  s.end_line = LoadInt32(in, 0, kMaxLine, "end line");
+  s.end_col = LoadInt32(in, 0, kMaxLine, "end column");
+  s.line_text = LoadString(in, "source line");
+  return s;
+}
+
+// Input indices are checked against the graph by net/graph_codec.cc; here
+// only that they are not negative.
+void Save(Out& ar, const NodeDef& n) {
+  Save(ar, n.name);
+  Save(ar, n.op);
+  ar(static_cast<uint64_t>(n.inputs.size()));
+  for (const WireInput& i : n.inputs) ar(i.node, i.output);
+  ar(static_cast<uint64_t>(n.control_inputs.size()));
+  for (int32_t c : n.control_inputs) ar(c);
+  SaveAttrs(ar, n.attrs);
+  Save(ar, n.requested_device);
+  Save(ar, n.assigned_device);
+  ar(static_cast<uint64_t>(n.output_shapes.size()));
+  for (const PartialShape& s : n.output_shapes) Save(ar, s);
+  Save(ar, n.span);
+}
+NodeDef LoadNode(In& in) {
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  NodeDef n;
+  n.name = LoadString(in, "node name");
+  n.op = LoadString(in, "op name");
+  n.inputs.resize(in.Count(8, "inputs"));
+  for (WireInput& i : n.inputs) {
+    i.node = LoadInt32(in, 0, kMax, "input node");
+    i.output = LoadInt32(in, 0, kMax, "input output index");
+  }
+  n.control_inputs.resize(in.Count(4, "control inputs"));
+  for (int32_t& c : n.control_inputs) c = LoadInt32(in, 0, kMax, "control input");
+  n.attrs = LoadAttrs(in);
+  n.requested_device = LoadString(in, "requested device");
+  n.assigned_device = LoadString(in, "assigned device");
+  n.output_shapes.resize(in.Count(4, "output shapes"));
+  for (PartialShape& s : n.output_shapes) s = LoadPartialShape(in);
+  n.span = LoadSpan(in);
+  return n;
+}
+
+void SaveHello(Out& ar, const Hello& h) {
+  ar(h.registry_hash);
+  Save(ar, h.task);
+  ar(static_cast<uint64_t>(h.cluster.size()));
+  for (const auto& [task, address] : h.cluster) {
+    Save(ar, task);
+    Save(ar, address);
+  }
+  ar(h.heartbeat_seconds);
+}
+Hello LoadHello(In& in) {
+  Hello h;
+  h.registry_hash = in.Read<uint64_t>();
+  h.task = LoadString(in, "task");
+  h.cluster.resize(in.Count(16, "cluster"));
+  for (auto& [task, address] : h.cluster) {
+    task = LoadString(in, "task");
+    address = LoadString(in, "address");
+  }
+  h.heartbeat_seconds = in.Read<double>();
+  if (!(h.heartbeat_seconds > 0 && h.heartbeat_seconds <= 3600)) Refuse("heartbeat interval out of range");
+  return h;
+}
+
+void SaveRegister(Out& ar, const RegisterGraph& r) {
+  ar(r.graph_handle);
+  Save(ar, r.device);
+  ar(static_cast<uint64_t>(r.graph.nodes.size()));
+  for (const NodeDef& n : r.graph.nodes) Save(ar, n);
+  SaveStrings(ar, r.feeds);
+  SaveStrings(ar, r.fetches);
+  SaveStrings(ar, r.targets);
+}
+RegisterGraph LoadRegister(In& in) {
+  RegisterGraph r;
+  r.graph_handle = in.Read<uint64_t>();
+  r.device = LoadString(in, "device");
+  r.graph.nodes.resize(in.Count(60, "nodes"));
+  for (NodeDef& n : r.graph.nodes) n = LoadNode(in);
+  r.feeds = LoadStrings(in, "feeds");
+  r.fetches = LoadStrings(in, "fetches");
+  r.targets = LoadStrings(in, "targets");
+  return r;
+}
+
+void SaveRunStep(Out& ar, const RunStep& r) {
+  ar(r.graph_handle, r.run_id, r.seed, r.timeout_seconds);
+  SaveTensors(ar, r.feeds);
+}
+RunStep LoadRunStep(In& in) {
+  RunStep r;
+  r.graph_handle = in.Read<uint64_t>();
+  r.run_id = in.Read<int64_t>();
+  r.seed = in.Read<uint64_t>();
+  r.timeout_seconds = in.Read<double>();
+  if (!(r.timeout_seconds >= 0 && r.timeout_seconds <= 1e7)) Refuse("step timeout out of range");
+  r.feeds = LoadTensors(in);
+  return r;
+}
+
+void SaveTransfer(Out& ar, const TensorTransfer& t) {
+  ar(t.run_id);
+  Save(ar, t.src_device);
+  Save(ar, t.dst_device);
+  Save(ar, t.tensor_name);
+  ar(t.frame_id, t.iteration);
+  SaveBool(ar, t.is_dead);
+  if (!t.is_dead) SaveTensor(ar, t.value);
+}
+TensorTransfer LoadTransfer(In& in) {
+  TensorTransfer t;
+  t.run_id = in.Read<int64_t>();
+  t.src_device = LoadString(in, "source device");
+  t.dst_device = LoadString(in, "destination device");
+  t.tensor_name = LoadString(in, "tensor name");
+  t.frame_id = in.Read<int64_t>();
+  t.iteration = in.Read<int64_t>();
+  t.is_dead = LoadBool(in, "is_dead");
+  if (!t.is_dead) t.value = LoadTensor(in);
+  return t;
+}
+
+void SaveBody(Out& ar, const Message& m) {
+  switch (m.kind) {
+    case MessageKind::kHello: return SaveHello(ar, m.hello);
+    case MessageKind::kHelloReply: Save(ar, m.status); ar(m.registry_hash); return;
+    case MessageKind::kRegisterGraph: return SaveRegister(ar, m.register_graph);
+    case MessageKind::kRegisterReply:
+    case MessageKind::kErrorReply: return Save(ar, m.status);
+    case MessageKind::kRunStep: return SaveRunStep(ar, m.run_step);
+    case MessageKind::kStepDone:
+      ar(m.step_done.run_id);
+      Save(ar, m.step_done.status);
+      return SaveTensors(ar, m.step_done.fetches);
+    case MessageKind::kTensor: return SaveTransfer(ar, m.tensor);
+    case MessageKind::kAbortStep: ar(m.abort.run_id); return Save(ar, m.abort.status);
+    case MessageKind::kHeartbeat:
+    case MessageKind::kHeartbeatAck:
+    case MessageKind::kCloseSession: return;
+  }
+}
+
+void LoadBody(In& in, Message& m) {
+  switch (m.kind) {
+    case MessageKind::kHello: m.hello = LoadHello(in); return;
+    case MessageKind::kHelloReply:
+      m.status = LoadStatus(in);
+      m.registry_hash = in.Read<uint64_t>();
+      return;
+    case MessageKind::kRegisterGraph: m.register_graph = LoadRegister(in); return;
+    case MessageKind::kRegisterReply:
+    case MessageKind::kErrorReply: m.status = LoadStatus(in); return;
+    case MessageKind::kRunStep: m.run_step = LoadRunStep(in); return;
+    case MessageKind::kStepDone:
+      m.step_done.run_id = in.Read<int64_t>();
+      m.step_done.status = LoadStatus(in);
+      m.step_done.fetches = LoadTensors(in);
+      return;
+    case MessageKind::kTensor: m.tensor = LoadTransfer(in); return;
+    case MessageKind::kAbortStep:
+      m.abort.run_id = in.Read<int64_t>();
+      m.abort.status = LoadStatus(in);
+      return;
+    case MessageKind::kHeartbeat:
+    case MessageKind::kHeartbeatAck:
+    case MessageKind::kCloseSession: return;
+  }
+}
+
+}  // namespace wire
+
+Result<std::string> EncodeMessage(const Message& m) {
+  std::ostringstream stream;
+  try {
+    wire::Out ar(stream);
+    ar(kMagic, kProtocolVersion, static_cast<uint8_t>(m.kind), m.request_id, m.session_id);
+    wire::Save(ar, m.reply_to);
+    wire::SaveBody(ar, m);
+  } catch (const std::exception& e) {
+    return InvalidArgument("cannot encode a {} message: {}", MessageKindName(m.kind), e.what());
+  }
+  std::string out = std::move(stream).str();
+  if (out.size() > kMaxMessageBytes) {
+    return Error(Code::kResourceExhausted, "a {} message of {} bytes is above the limit of {}",
+                 MessageKindName(m.kind), out.size(), kMaxMessageBytes);
+  }
+  return out;
+}
+
+namespace {
+
+void LoadHeader(wire::In& in, Message& m) {
+  if (in.Read<uint32_t>() != kMagic) wire::Refuse("not a tfg message (bad magic)");
+  const auto version = in.Read<uint16_t>();
+  if (version != kProtocolVersion) wire::Refuse("protocol version {} (this tfg speaks {})", version, kProtocolVersion);
+  const auto kind = in.Read<uint8_t>();
+  if (kind == 0 || kind > kLastMessageKind) wire::Refuse("unknown message kind {}", kind);
+  m.kind = static_cast<MessageKind>(kind);
+  m.request_id = in.Read<uint64_t>();
+  m.session_id = in.Read<uint64_t>();
+  m.reply_to = wire::LoadString(in, "reply address");
+}
+
+}  // namespace
+
+Result<Message> DecodeHeader(std::string_view bytes) {
+  Message m;
+  try {
+    wire::MemBuf buf(bytes);
+    wire::In in(buf);
+    LoadHeader(in, m);
+  } catch (const std::exception& e) {
+    return InvalidArgument("malformed message: {}", e.what());
+  }
+  return m;
+}
+
+Result<Message> DecodeMessage(std::string_view bytes) {
+  if (bytes.size() > kMaxMessageBytes) return InvalidArgument("message of {} bytes is too large", bytes.size());
+  Message m;
+  try {
+    wire::MemBuf buf(bytes);
+    wire::In in(buf);
+    LoadHeader(in, m);
+    wire::LoadBody(in, m);
+    if (buf.left() != 0) {
+      return InvalidArgument("{} bytes after the end of a {} message", buf.left(), MessageKindName(m.kind));
+    }
+  } catch (const std::exception& e) {
+    return InvalidArgument("malformed message: {}", e.what());
+  }
+  return m;
+}
+
+const char* MessageKindName(MessageKind kind) {
+  switch (kind) {
+    case MessageKind::kHello: return "Hello";
+    case MessageKind::kHelloReply: return "HelloReply";
+    case MessageKind::kRegisterGraph: return "RegisterGraph";
+    case MessageKind::kRegisterReply: return "RegisterReply";
+    case MessageKind::kRunStep: return "RunStep";
+    case MessageKind::kStepDone: return "StepDone";
+    case MessageKind::kTensor: return "Tensor";
+    case MessageKind::kAbortStep: return "AbortStep";
+    case MessageKind::kHeartbeat: return "Heartbeat";
+    case MessageKind::kHeartbeatAck: return "HeartbeatAck";
+    case MessageKind::kCloseSession: return "CloseSession";
+    case MessageKind::kErrorReply: return "ErrorReply";
+  }
+  return "unknown";
+}
+
+WireStatus ToWire(const Status& s) {
+  WireStatus w;
+  w.code = s.code();
+  if (s.ok()) return w;
+  w.message = s.message();
+  const SourceSpan& span = s.span();
+  if (span.valid()) {
+    w.file = span.file->path();
+    w.line = span.line;
+    w.col = span.col;
+    w.end_line = span.end_line;
+    w.end_col = span.end_col;
+    w.line_text = std::string(span.file->Line(span.line));
+  }
+  return w;
+}
+
+// The span points into a stand-in file holding only the failing line, at
+// its line number, so the caret excerpt prints as on the sending side.
+SourceSpan SpanFromWire(const std::string& file, int32_t line, int32_t col, int32_t end_line, int32_t end_col,
+                        const std::string& line_text) {
+  if (file.empty() || line <= 0 || line > (1 << 20)) return {};
+  std::string text(static_cast<size_t>(line - 1), '\n');
+  text += line_text;
+  SourceSpan span;
+  span.file = std::make_shared<SourceFile>(file, std::move(text));
+  span.line = line;
+  span.col = col;
+  span.end_line = end_line;
+  span.end_col = end_col;
+  return span;
+}
+
+Status FromWire(const WireStatus& w) {
+  if (w.code == Code::kOk) return Status::OK();
+  return Status(w.code, w.message, SpanFromWire(w.file, w.line, w.col, w.end_line, w.end_col, w.line_text));
+}
+
+uint64_t OpRegistryHash() {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](std::string_view s) {
+    for (char c : s) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;
+  };
+  for (const OpDef* op : OpRegistry::Global().ListOps()) {
+    mix(op->name);
+    for (const ArgDef& a : op->inputs) mix(a.name + ":" + a.type);
+    for (const ArgDef& a : op->outputs) mix(a.name + ":" + a.type);
+    for (const AttrDef& a : op->attrs) mix(a.name + ":" + std::string(AttrTypeName(a.type)));
+  }
+  return h;
+}
+
+}  // namespace tfg::net

@@ -1,0 +1,229 @@
+#include "net/protocol.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "ops/framework/dtype_traits.h"
+
+namespace tfg::net {
+namespace {
+
+Tensor Strings() { return Tensor::FromVector<std::string>({"", "ab", "a longer string"}, TensorShape({3})); }
+
+Message RunStepMessage() {
+  Message m;
+  m.kind = MessageKind::kRunStep;
+  m.request_id = 7;
+  m.session_id = 0x1234567890ull;
+  m.reply_to = "tcp://127.0.0.1:4000";
+  m.run_step.graph_handle = 3;
+  m.run_step.run_id = 42;
+  m.run_step.seed = 9;
+  m.run_step.timeout_seconds = 1.5;
+  Tensor half(HostAllocator(), DType::kF16, TensorShape({2}));
+  half.data<tfg::half>()[0] = tfg::half(1.5f);
+  half.data<tfg::half>()[1] = tfg::half(-2.0f);
+  m.run_step.feeds = {Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({2, 3})),
+                      Tensor::Scalar<int64_t>(-5),
+                      Tensor::FromVector<bool>({true, false}, TensorShape({2})),
+                      Strings(),
+                      half,
+                      Tensor::FromVector<double>({}, TensorShape({0, 4})),
+                      Tensor::FromVector<int32_t>({-1, 7}, TensorShape({2, 1}))};
+  return m;
+}
+
+Message RegisterMessage() {
+  Message m;
+  m.kind = MessageKind::kRegisterGraph;
+  m.reply_to = "tcp://127.0.0.1:1";
+  RegisterGraph& r = m.register_graph;
+  r.graph_handle = 11;
+  r.device = "/job:worker/replica:0/task:1/device:cpu:0";
+  NodeDef a;
+  a.name = "a";
+  a.op = "constant";
+  a.attrs["value"] = Tensor::FromVector<float>({1, 2}, TensorShape({2}));
+  a.attrs["dtype"] = DType::kF32;
+  a.attrs["axes"] = std::vector<int64_t>{0, -1};
+  a.attrs["shapes"] = std::vector<PartialShape>{PartialShape({-1, 3}), PartialShape::Unknown()};
+  a.attrs["names"] = std::vector<std::string>{"x", ""};
+  a.attrs["none"] = std::monostate{};
+  a.attrs["flag"] = true;
+  a.attrs["rate"] = 0.5;
+  a.output_shapes = {PartialShape({2})};
+  a.span = WireSpan{"m.tfg", 3, 5, 3, 9, "a = constant([1, 2])"};
+  NodeDef b;
+  b.name = "b";
+  b.op = "neg";
+  b.inputs = {{0, 0}};
+  b.control_inputs = {0};
+  r.graph.nodes = {a, b};
+  r.feeds = {"a:0"};
+  r.fetches = {"b:0"};
+  r.targets = {"b"};
+  return m;
+}
+
+std::string Encode(const Message& m) {
+  auto bytes = EncodeMessage(m);
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  return bytes.ok() ? *bytes : std::string();
+}
+
+TEST(WireTest, RunStepRoundTrips) {
+  Message m = RunStepMessage();
+  auto back = DecodeMessage(Encode(m));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->kind, MessageKind::kRunStep);
+  EXPECT_EQ(back->request_id, 7u);
+  EXPECT_EQ(back->session_id, 0x1234567890ull);
+  EXPECT_EQ(back->reply_to, "tcp://127.0.0.1:4000");
+  EXPECT_EQ(back->run_step.run_id, 42);
+  EXPECT_EQ(back->run_step.timeout_seconds, 1.5);
+  ASSERT_EQ(back->run_step.feeds.size(), m.run_step.feeds.size());
+  for (size_t i = 0; i < m.run_step.feeds.size(); ++i) {
+    EXPECT_TRUE(TensorsEqual(back->run_step.feeds[i], m.run_step.feeds[i])) << i;
+  }
+}
+
+TEST(WireTest, RegisterGraphRoundTrips) {
+  Message m = RegisterMessage();
+  auto back = DecodeMessage(Encode(m));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  const RegisterGraph& r = back->register_graph;
+  EXPECT_EQ(r.graph_handle, 11u);
+  EXPECT_EQ(r.device, "/job:worker/replica:0/task:1/device:cpu:0");
+  ASSERT_EQ(r.graph.nodes.size(), 2u);
+  const NodeDef& a = r.graph.nodes[0];
+  EXPECT_EQ(a.attrs.size(), m.register_graph.graph.nodes[0].attrs.size());
+  for (const auto& [name, value] : m.register_graph.graph.nodes[0].attrs) {
+    ASSERT_EQ(a.attrs.count(name), 1u) << name;
+    EXPECT_TRUE(AttrValuesEqual(a.attrs.at(name), value)) << name;
+  }
+  EXPECT_EQ(a.span.line_text, "a = constant([1, 2])");
+  EXPECT_EQ(a.span.col, 5);
+  EXPECT_EQ(r.graph.nodes[1].inputs[0].node, 0);
+  EXPECT_EQ(r.graph.nodes[1].control_inputs, std::vector<int32_t>{0});
+  EXPECT_EQ(r.targets, std::vector<std::string>{"b"});
+}
+
+TEST(WireTest, SmallKindsRoundTrip) {
+  Message done;
+  done.kind = MessageKind::kStepDone;
+  done.step_done.run_id = 5;
+  done.step_done.status = ToWire(Status(Code::kInvalidArgument, "bad"));
+  done.step_done.fetches = {Tensor::Scalar<float>(2.5f)};
+  auto back = DecodeMessage(Encode(done));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->step_done.status.code, Code::kInvalidArgument);
+  EXPECT_EQ(back->step_done.status.message, "bad");
+  EXPECT_EQ(back->step_done.fetches[0].scalar<float>(), 2.5f);
+
+  // Scalars are the smallest tensors (9 bytes each): a list of them fits.
+  done.step_done.fetches = {Tensor::Scalar<int32_t>(5), Tensor::Scalar<float>(11), Tensor::Scalar<bool>(true)};
+  back = DecodeMessage(Encode(done));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->step_done.fetches[2].scalar<bool>(), true);
+
+  Message t;
+  t.kind = MessageKind::kTensor;
+  t.tensor.run_id = 8;
+  t.tensor.tensor_name = "x:0";
+  t.tensor.is_dead = true;
+  back = DecodeMessage(Encode(t));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(back->tensor.is_dead);
+  EXPECT_FALSE(back->tensor.value.IsInitialized());
+
+  Message hello;
+  hello.kind = MessageKind::kHello;
+  hello.hello.task = "/job:ps/replica:0/task:0";
+  hello.hello.cluster = {{"/job:ps/replica:0/task:0", "tcp://127.0.0.1:7001"}};
+  back = DecodeMessage(Encode(hello));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->hello.cluster, hello.hello.cluster);
+}
+
+// Every proper prefix of a valid message is refused with an error.
+TEST(WireTest, EveryTruncationIsRefused) {
+  for (const Message& m : {RunStepMessage(), RegisterMessage()}) {
+    const std::string bytes = Encode(m);
+    for (size_t n = 0; n < bytes.size(); ++n) {
+      auto r = DecodeMessage(std::string_view(bytes).substr(0, n));
+      EXPECT_FALSE(r.ok()) << "prefix of " << n << " of " << bytes.size() << " bytes decoded";
+      if (!r.ok()) EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
+    }
+  }
+}
+
+// Corrupting any byte decodes to something or is refused; never a crash
+// (ASan and UBSan watch this loop), and never a bool that is not 0 or 1.
+TEST(WireTest, EveryCorruptedByteIsSurvived) {
+  for (const Message& m : {RunStepMessage(), RegisterMessage()}) {
+    const std::string bytes = Encode(m);
+    int refused = 0;
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      for (unsigned char x : {0x01, 0x80, 0xff}) {
+        std::string bad = bytes;
+        bad[i] = static_cast<char>(bad[i] ^ x);
+        refused += DecodeMessage(bad).ok() ? 0 : 1;
+      }
+    }
+    EXPECT_GT(refused, 0);
+  }
+}
+
+TEST(WireTest, RefusesLengthsTheMessageDoesNotHold) {
+  std::string bytes = Encode(RunStepMessage());
+  // The reply address's length follows the byte-order flag, magic,
+  // version, kind, request id and session id: 1 + 4 + 2 + 1 + 8 + 8.
+  const uint64_t huge = uint64_t{1} << 62;
+  std::memcpy(bytes.data() + 24, &huge, sizeof(huge));
+  auto r = DecodeMessage(bytes);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "malformed message: reply address: 4611686018427387904 elements, more than the "
+                                  "message holds");
+}
+
+TEST(WireTest, RefusesBadHeadersAndTrailingBytes) {
+  std::string bytes = Encode(RunStepMessage());
+  EXPECT_FALSE(DecodeMessage("").ok());
+  std::string bad_magic = bytes;
+  bad_magic[1] = 'X';
+  EXPECT_EQ(DecodeMessage(bad_magic).status().message(), "malformed message: not a tfg message (bad magic)");
+  std::string bad_version = bytes;
+  bad_version[5] = 9;
+  EXPECT_EQ(DecodeMessage(bad_version).status().message(),
+            "malformed message: protocol version 9 (this tfg speaks 1)");
+  std::string bad_kind = bytes;
+  bad_kind[7] = 99;
+  EXPECT_EQ(DecodeMessage(bad_kind).status().message(), "malformed message: unknown message kind 99");
+  EXPECT_EQ(DecodeMessage(bytes + "zz").status().message(), "2 bytes after the end of a RunStep message");
+}
+
+TEST(WireTest, RefusesBoolsThatAreNotZeroOrOne) {
+  Message m;
+  m.kind = MessageKind::kStepDone;
+  m.step_done.fetches = {Tensor::FromVector<bool>({true}, TensorShape({1}))};
+  std::string bytes = Encode(m);
+  ASSERT_EQ(bytes.back(), 1);
+  bytes.back() = 2;
+  auto r = DecodeMessage(bytes);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "malformed message: bool tensor element 0 is 2");
+}
+
+TEST(WireTest, StatusKeepsItsSourceLine) {
+  auto file = std::make_shared<SourceFile>("m.tfg", "a = 1\nb = reshape(x, [2])\n");
+  Status s(Code::kInvalidArgument, "reshape: bad", SourceSpan{file, 2, 5, 2, 19});
+  Status back = FromWire(ToWire(s));
+  EXPECT_EQ(back.code(), Code::kInvalidArgument);
+  EXPECT_EQ(back.span().ToString(), "m.tfg:2:5");
+  EXPECT_EQ(back.span().file->Line(2), "b = reshape(x, [2])");
+  EXPECT_EQ(FormatDiagnostic(back), FormatDiagnostic(s));
+}
+
+}  // namespace
+}  // namespace tfg::net
