@@ -21,7 +21,9 @@ Result<std::vector<std::string>> PsDevices(const BoundArgs& args) {
   if (!args[3].is_none()) {
     if (!args[3].is(ValueKind::kList)) return Fail(args, 3, "ps_devices must be a list of device names");
     for (const Value& v : args[3].as_list().items) {
-      if (!v.is(ValueKind::kString)) return Fail(args, 3, "ps_devices must be a list of device names, got " + Describe(v));
+      if (!v.is(ValueKind::kString)) {
+        return Fail(args, 3, "ps_devices must be a list of device names, got " + Describe(v));
+      }
       names.push_back(v.as_string());
     }
     if (names.empty()) return Fail(args, 3, "ps_devices is empty");
