@@ -97,6 +97,15 @@ struct InitialValue {
   Tensor host;
   DType dtype() const { return is_graph ? graph.dtype() : host.dtype(); }
   PartialShape shape() const { return is_graph ? graph.shape() : PartialShape(host.shape()); }
+  // For a replica_device_setter's greedy strategy; unknown dimensions count as 1.
+  int64_t bytes() const {
+    int64_t n = 1;
+    const PartialShape s = shape();
+    if (s.known_rank()) {
+      for (int64_t d : s.dims()) n *= d < 0 ? 1 : d;
+    }
+    return n * static_cast<int64_t>(DTypeSize(dtype()));
+  }
 };
 
 Result<InitialValue> ResolveInitialValue(Evaluator& ev, const BoundArgs& args, std::optional<DType> dtype) {
@@ -130,7 +139,7 @@ Result<Value> VariableBuiltin(Evaluator& ev, BoundArgs& args) {
   // initializer ignore `with deps`, and live where the variable does.
   const std::string full = ev.FreshName(ev.scopes().ScopedName(base));
   const std::string container = ev.scopes().container();
-  const std::string device = ev.scopes().device();
+  const std::string device = ev.scopes().VariableDevice(init.bytes());
   BuildOptions opts;
   opts.apply_scope_name = false;
   opts.apply_deps = false;
@@ -227,6 +236,9 @@ Result<Value> MakeContext(Evaluator& ev, BoundArgs& args, ContextValue::Kind kin
     ctx->text = nodes[0]->name();
     return Value::Context(std::move(ctx));
   }
+  if (kind == ContextValue::Kind::kDevice && args[0].is(ValueKind::kContext) && args[0].as_context().setter) {
+    return args[0];  // device(replica_device_setter(...))
+  }
   TFG_ASSIGN_OR_RETURN(ctx->text, StringArg(args, 0));
   Status check;
   if (kind == ContextValue::Kind::kDevice) check = DeviceSpec::Parse(ctx->text).status();
@@ -268,7 +280,9 @@ const BuiltinRegistrar kGraphBuiltins({
      [](Evaluator& ev, BoundArgs&) { return Variables(ev, true); }},
     {"global_variables", {}, "Every variable created so far.",
      [](Evaluator& ev, BoundArgs&) { return Variables(ev, false); }},
-    {"device", {Req("name")}, "with device(\"/job:worker/task:1/device:cpu:0\") { ... }: places the nodes built inside.",
+    {"device", {Req("name")},
+     "with device(\"/job:worker/task:1/device:cpu:0\") { ... }: places the nodes built inside; "
+     "device(replica_device_setter(...)) spreads the variables over parameter servers.",
      [](Evaluator& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kDevice); }},
     {"scope", {Req("name")}, "with scope(\"layer1\") { ... }: names the nodes built inside layer1/...",
      [](Evaluator& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kScope); }},

@@ -1,6 +1,7 @@
 // Expressions: literals, names, containers, attributes, `and`/`or`, lambdas.
 #include "interp/evaluator.h"
 #include "interp/builtins.h"
+#include "interp/colocation.h"
 #include "interp/value_convert.h"
 
 namespace tfg {
@@ -41,6 +42,7 @@ std::optional<Value> GraphAttribute(const Value& v, const std::string& name) {
   if (auto a = TensorAttribute(name, o.dtype(), o.shape())) return a;
   if (name == "name") return Value::Str(OutputName(o));
   if (name == "op") return Value::Op(o.node);
+  if (name == "device") return Value::Str(SplitDeviceRequest(o.node->requested_device()).device);
   if (v.is(ValueKind::kVariable)) {
     const VariableInfo& var = *v.as_variable();
     if (name == "initializer") return Value::Op(var.init);
@@ -51,10 +53,10 @@ std::optional<Value> GraphAttribute(const Value& v, const std::string& name) {
 
 const char* AttributesOf(ValueKind k) {
   switch (k) {
-    case ValueKind::kGraphTensor: return "shape, dtype, ndim, size, name, op";
-    case ValueKind::kVariable: return "shape, dtype, ndim, size, name, op, initializer, trainable";
+    case ValueKind::kGraphTensor: return "shape, dtype, ndim, size, name, op, device";
+    case ValueKind::kVariable: return "shape, dtype, ndim, size, name, op, device, initializer, trainable";
     case ValueKind::kTensor: return "shape, dtype, ndim, size";
-    case ValueKind::kOp: return "name";
+    case ValueKind::kOp: return "name, device";
     case ValueKind::kFunction:
     case ValueKind::kBuiltin:
     case ValueKind::kOpFunction:
@@ -73,6 +75,7 @@ std::optional<Value> ObjectAttribute(const Value& v, const std::string& name) {
     }
     case ValueKind::kOp:
       if (name == "name") return Value::Str(v.as_op()->name());
+      if (name == "device") return Value::Str(SplitDeviceRequest(v.as_op()->requested_device()).device);
       break;
     case ValueKind::kFunction:
       if (name == "name") return Value::Str(v.as_function()->def->name);

@@ -273,6 +273,10 @@ Result<Flow> Evaluator::ExecWith(const ast::With& s, const std::shared_ptr<Env>&
   const ContextValue& c = ctx.as_context();
   switch (c.kind) {
     case ContextValue::Kind::kDevice: {
+      if (c.setter) {
+        scopes_.PushDeviceSetter(c.setter);
+        break;
+      }
       auto spec = DeviceSpec::Parse(c.text);
       if (!spec.ok()) return Status(spec.status()).WithSpan(s.context->span);
       scopes_.PushDevice(*spec, false);

@@ -20,7 +20,6 @@ namespace {
 const char* PlannedFeature(const std::string& name) {
   static const std::unordered_map<std::string, const char*> kPlanned = {
       {"cluster", "distributed execution"},
-      {"replicate", "distributed execution"},
   };
   auto it = kPlanned.find(name);
   return it == kPlanned.end() ? nullptr : it->second;

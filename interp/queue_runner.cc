@@ -1,5 +1,7 @@
 #include "interp/queue_runner.h"
 
+#include <fmt/format.h>
+
 #include <map>
 
 namespace tfg {
@@ -75,7 +77,7 @@ void QueueRunners::Loop(Runner* runner) {
   }
   // The last thread of a runner that ended on its own closes the queue, so
   // its consumers see the end of the data.
-  if (--runner->live == 0 && !stopping_.load()) {
+  if (--runner->live == 0 && !stopping_.load() && runner->close != nullptr) {
     auto closed = session_.Run({}, {}, {runner->close}, options);
     if (!closed.ok() && !EndsQuietly(closed.status().code())) Record(closed.status(), *runner);
   }
@@ -85,7 +87,9 @@ void QueueRunners::Loop(Runner* runner) {
 void QueueRunners::Record(const Status& s, const Runner& runner) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!error_.ok()) return;
-  error_ = Status(s.code(), "a queue runner of '" + runner.enqueue->name() + "' failed: " + s.message(), runner.span);
+  const char* what = runner.close != nullptr ? "a queue runner" : "a runner";
+  error_ = Status(s.code(), fmt::format("{} of '{}' failed: {}", what, runner.enqueue->name(), s.message()),
+                  runner.span);
   if (s.span().valid()) error_.AddNote(s.span(), "the op that failed");
 }
 
@@ -97,7 +101,9 @@ Status QueueRunners::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     threads.swap(threads_);
-    for (const auto& r : runners_) cancels.push_back(r->cancel);
+    for (const auto& r : runners_) {
+      if (r->cancel != nullptr) cancels.push_back(r->cancel);
+    }
   }
   // Closing with cancel_pending_enqueues frees a thread blocked on a full
   // queue even where the step's cancellation cannot reach its kernel.

@@ -38,7 +38,9 @@ class QueueRunners {
 
   // Starts `threads` threads running `enqueue`. `close` closes its queue
   // (run when the runner ends on its own), `cancel` closes it cancelling
-  // pending enqueues (run by Stop, so no thread stays blocked).
+  // pending enqueues (run by Stop, so no thread stays blocked). Both are
+  // null for a runner of any op (start_runner: a replica's training step),
+  // which only the step's cancellation stops.
   void Start(Node* enqueue, Node* close, Node* cancel, int threads, const SourceSpan& span);
   // Cancels the runners' steps, closes their queues, joins every thread.
   Status Stop();

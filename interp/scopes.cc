@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "devices/device_type.h"
+#include "interp/device_setter.h"
 
 namespace tfg {
 
@@ -114,8 +115,16 @@ std::string DeviceSpec::ToString() const {
 
 std::string ScopeStack::device() const {
   const State& s = current();
-  std::string spec = s.device.ToString();
-  return s.colocate_with.empty() ? spec : spec + "@" + s.colocate_with;
+  if (s.colocate_with.empty()) return s.device.ToString();
+  // A setter's worker device is a default: colocated nodes (an optimizer's
+  // slots, a gradient's mean on its variable's device) go with their
+  // anchor instead. Explicit devices still apply and may contradict it.
+  DeviceSpec spec = s.device;
+  if (s.setter) {
+    spec = s.outside_setter;
+    spec.MergeFrom(s.inside_setter);
+  }
+  return spec.ToString() + "@" + s.colocate_with;
 }
 
 void ScopeStack::PushColocate(const std::string& node_name) {
@@ -128,7 +137,26 @@ void ScopeStack::PushDevice(const DeviceSpec& spec, bool clear) {
   State s = current();
   if (clear) s.device = DeviceSpec();
   s.device.MergeFrom(spec);
+  if (s.setter) s.inside_setter.MergeFrom(spec);
   states_.push_back(std::move(s));
+}
+
+void ScopeStack::PushDeviceSetter(std::shared_ptr<ReplicaDeviceSetter> setter) {
+  State s = current();
+  s.outside_setter = s.device;
+  s.inside_setter = DeviceSpec();
+  s.device.MergeFrom(setter->worker());
+  s.setter = std::move(setter);
+  states_.push_back(std::move(s));
+}
+
+std::string ScopeStack::VariableDevice(int64_t bytes) {
+  State& s = states_.back();
+  if (!s.setter || !s.colocate_with.empty()) return device();
+  DeviceSpec spec = s.outside_setter;
+  spec.MergeFrom(s.setter->PlaceVariable(bytes));
+  spec.MergeFrom(s.inside_setter);
+  return spec.ToString();
 }
 
 void ScopeStack::PushScope(const std::string& name) {

@@ -4,6 +4,7 @@
 // inside `with scope("a")` builds nodes named a/...
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,8 @@ struct DeviceSpec {
   bool empty() const { return job.empty() && !replica && !task && type.empty(); }
 };
 
+class ReplicaDeviceSetter;
+
 class ScopeStack {
  public:
   struct State {
@@ -40,6 +43,12 @@ class ScopeStack {
     std::vector<Node*> control_deps;
     std::string container;
     std::string colocate_with;  // a node name, or ""
+    // Inside `with device(replica_device_setter(...))`: the setter, the
+    // device of the enclosing blocks, and what blocks inside the setter's
+    // block asked for (merged over the ps device a variable gets).
+    std::shared_ptr<ReplicaDeviceSetter> setter;
+    DeviceSpec outside_setter;
+    DeviceSpec inside_setter;
   };
 
   ScopeStack() : states_(1) {}
@@ -48,6 +57,10 @@ class ScopeStack {
   // The device request of new nodes: the device spec, then "@node" inside
   // `with colocate_with(node)` (interp/colocation.h reads it).
   std::string device() const;
+  // The device request of a new variable of `bytes` bytes: a ps device of
+  // the setter in force (advancing it), else device(). Colocation wins over
+  // the setter: an optimizer's slot stays with its variable.
+  std::string VariableDevice(int64_t bytes);
   const std::vector<Node*>& control_deps() const { return current().control_deps; }
   const std::string& container() const { return current().container; }
   // "layer1/" + base.
@@ -55,6 +68,7 @@ class ScopeStack {
 
   // Each push starts from a copy of the current state; Pop restores it.
   void PushDevice(const DeviceSpec& spec, bool clear);
+  void PushDeviceSetter(std::shared_ptr<ReplicaDeviceSetter> setter);
   void PushScope(const std::string& name);
   void PushDeps(const std::vector<Node*>& nodes);
   void PushContainer(const std::string& name);

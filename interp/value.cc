@@ -274,7 +274,8 @@ std::string QuoteString(const std::string& s) {
 
 std::string ContextRepr(const ContextValue& c) {
   switch (c.kind) {
-    case ContextValue::Kind::kDevice: return "<device " + QuoteString(c.text) + ">";
+    case ContextValue::Kind::kDevice:
+      return c.setter ? "<replica_device_setter " + c.text + ">" : "<device " + QuoteString(c.text) + ">";
     case ContextValue::Kind::kScope: return "<scope " + QuoteString(c.text) + ">";
     case ContextValue::Kind::kContainer: return "<container " + QuoteString(c.text) + ">";
     case ContextValue::Kind::kDeps: return fmt::format("<deps on {} nodes>", c.nodes.size());

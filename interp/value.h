@@ -119,11 +119,14 @@ struct Module {
   std::shared_ptr<Env> globals;
 };
 
+class ReplicaDeviceSetter;
+
 struct ContextValue {
   enum class Kind { kDevice, kScope, kDeps, kContainer, kColocate };
   Kind kind;
   std::string text;          // device spec, scope name, container name or the node to colocate with
   std::vector<Node*> nodes;  // for deps
+  std::shared_ptr<ReplicaDeviceSetter> setter;  // a device context made by replica_device_setter(...)
 };
 
 class Value {
