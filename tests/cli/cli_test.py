@@ -24,6 +24,25 @@ def run(*args, stdin=None, cwd=None):
                           env=dict(os.environ, TFG_HISTORY=""))
 
 
+def badly_nested_spans(events):
+    """Pairs of complete spans on one thread row that overlap without one
+    containing the other (a viewer draws them wrongly)."""
+    rows = {}
+    for e in events:
+        if e.get("ph") == "X":
+            rows.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"], e["name"]))
+    bad = []
+    for spans in rows.values():
+        open_ends = []  # ends of the spans containing the current one
+        for start, end, name in sorted(spans, key=lambda s: (s[0], -s[1])):
+            while open_ends and open_ends[-1][0] <= start + 1e-3:
+                open_ends.pop()
+            if open_ends and end > open_ends[-1][0] + 1e-3:
+                bad.append((open_ends[-1][1], name))
+            open_ends.append((end, name))
+    return bad
+
+
 class CliTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="tfg_cli_")
@@ -166,6 +185,7 @@ class CliTest(unittest.TestCase):
             self.assertEqual(s["name"], "step %d" % k["args"]["step"])
             self.assertGreaterEqual(k["ts"], s["ts"])
             self.assertLessEqual(k["ts"] + k["dur"], s["ts"] + s["dur"] + 1e-3)
+        self.assertEqual(badly_nested_spans(events), [])
         names = {e["args"]["name"] for e in events if e["ph"] == "M"}
         self.assertIn("/device:cpu:0", names)
         # Split over two devices: a track each, and the transfer's _send and
@@ -195,6 +215,7 @@ class CliTest(unittest.TestCase):
         self.assertLessEqual(begin["ts"], end["ts"])
         # A transfer carries the line of the tensor it moves (b, line 2).
         self.assertEqual(begin["args"]["line"], split + ":2")
+        self.assertEqual(badly_nested_spans(events), [])
         # Both devices' kernels name the run's step, not their part's.
         step, = [e["name"] for e in events if e.get("cat") == "step"]
         self.assertEqual({"step %d" % e["args"]["step"] for e in events if e.get("cat") == "kernel"}, {step})
