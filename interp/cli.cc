@@ -90,6 +90,8 @@ Status ArgParser::ParseOption(const std::string& arg) {
     opts_.quiet = true;
   } else if (arg == "--check-numerics") {
     opts_.check_numerics = true;
+  } else if (arg == "--log-placement") {
+    opts_.log_placement = true;
   } else if (arg == "--stats") {
     opts_.stats = true;
   } else if (arg == "--dot" && opts_.command == Command::kGraph) {
@@ -247,6 +249,7 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.logdir = opts.logdir;
   o.local_cpu_devices = opts.local_cpu_devices;
   o.device_type = opts.device_type;
+  o.log_placement = opts.log_placement;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -384,6 +387,8 @@ options:
   --local-devices cpu=N
                 N logical CPU devices (/device:cpu:0 ... cpu:N-1) to place ops on
   --device TYPE nodes without a device type of their own prefer TYPE (cpu or gpu)
+  --log-placement
+                print to stderr the device each node runs on, when its run is planned
   --help, -h    show this help
   --version, -V show the version
 

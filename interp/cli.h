@@ -43,6 +43,7 @@ struct CliOptions {
   bool placed = false;                   // graph --placed
   int local_cpu_devices = 1;             // --local-devices cpu=N
   std::string device_type;               // --device TYPE; empty: any
+  bool log_placement = false;            // --log-placement
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

@@ -25,6 +25,7 @@ struct InterpreterOptions {
   std::string logdir;             // --logdir DIR: what logdir() returns ("": none)
   int local_cpu_devices = 1;      // --local-devices cpu=N (SessionOptions)
   std::string device_type;        // --device TYPE (SessionOptions::default_device_type)
+  bool log_placement = false;     // --log-placement: where each node runs, to `err` (SessionOptions)
   // Limits for running untrusted scripts (the fuzzer): a script that runs
   // more statements, or an op run at once on host values whose inputs or
   // outputs have more elements, fails with ResourceExhausted. 0: no limit.

@@ -3,6 +3,7 @@
 #include <mutex>
 #include <thread>
 
+#include "devices/device_copy.h"
 #include "ops/framework/cancellation.h"
 #include "ops/framework/rendezvous.h"
 
@@ -17,7 +18,7 @@ Result<std::shared_ptr<PartitionedPlan>> BuildPartitionedPlan(PartitionedGraph g
     TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan,
                          BuildPlan(*p.graph, p.feeds, p.fetches, p.targets, devices.device(p.device)));
     plan->graph = std::shared_ptr<const Graph>(std::move(p.graph));
-    out->parts.push_back({std::move(plan), std::move(p.feed_index), std::move(p.fetch_index)});
+    out->parts.push_back({std::move(plan), std::move(p.feed_index), std::move(p.fetch_index), devices.device(p.device)});
   }
   return out;
 }
@@ -70,11 +71,14 @@ Result<std::vector<Tensor>> RunPartitioned(const PartitionedPlan& plan, const st
   Outcomes outcomes;
   auto run_part = [&](const PartitionedPlan::Part& part) {
     StepInfo info{next_step_id.fetch_add(1, std::memory_order_relaxed), seed};
-    std::vector<Tensor> part_feeds;
-    for (int i : part.feed_index) part_feeds.push_back(feeds[i]);
-    Status s = RegisterStepRendezvous(env.resources, info.step_id, std::make_shared<StepRendezvous>(rendezvous, run_id));
-    Result<std::vector<Tensor>> result = s.ok() ? RunStep(part.plan, part_feeds, part_env, info, timeout_seconds, cancel.get())
+    std::vector<Tensor> host_feeds;
+    for (int i : part.feed_index) host_feeds.push_back(feeds[i]);
+    Result<std::vector<Tensor>> part_feeds = TensorsFromHost(part.device, std::move(host_feeds));
+    Status s = part_feeds.status();
+    if (s.ok()) s = RegisterStepRendezvous(env.resources, info.step_id, std::make_shared<StepRendezvous>(rendezvous, run_id));
+    Result<std::vector<Tensor>> result = s.ok() ? RunStep(part.plan, *part_feeds, part_env, info, timeout_seconds, cancel.get())
                                                 : Result<std::vector<Tensor>>(s);
+    if (result.ok()) result = TensorsToHost(part.device, std::move(*result));
     if (!result.ok()) {
       outcomes.Record(result.status());
       rendezvous->StartAbort(Error(Code::kCancelled, "the run was cancelled"));

@@ -22,6 +22,9 @@ struct PartitionedPlan {
     std::shared_ptr<const Plan> plan;  // keeps its partition's graph
     std::vector<int> feed_index;       // into the run's feeds
     std::vector<int> fetch_index;      // into the run's fetches
+    // Where the plan runs: its feeds are copied there from host memory and
+    // its fetches back (nothing to copy for a CPU device).
+    Device* device = nullptr;
   };
   std::vector<Part> parts;
   int num_fetches = 0;
