@@ -227,6 +227,38 @@ class CliTest(unittest.TestCase):
         self.assertIn("--trace: cannot write", bad.stderr)
         self.assertEqual(bad.stdout, "")
 
+    def test_log_placement_prints_each_node_once_per_signature(self):
+        path = self.script('a = placeholder(f32, [2], name="a")\n'
+                           'with device("/device:cpu:0") { b = mul(a, 2.0, name="b") }\n'
+                           'with device("/device:cpu:1") { c = add(b, 1.0, name="c") }\n'
+                           'print(run(c, feed={a: [1, 2]}))\n'
+                           'print(run(c, feed={a: [3, 4]}))\n')
+        r = run("--local-devices", "cpu=2", "--log-placement", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "[3. 5.]\n[7. 9.]\n")
+        lines = [l for l in r.stderr.splitlines() if l.startswith("placement: ")]
+        # a, b, c and the constants 2.0 and 1.0; the second run reuses the plan.
+        self.assertEqual(len(lines), 5, r.stderr)
+        dev = "/job:localhost/replica:0/task:0/device:cpu:"
+        by_name = {l.split()[1]: l for l in lines}
+        for name, op, device, line in [("a", "placeholder", 0, 1), ("b", "mul", 0, 2), ("c", "add", 1, 3)]:
+            self.assertRegex(by_name[name], "^placement: %s \\(%s\\) on %s%d at %s:%d:[0-9]+$"
+                             % (name, op, re.escape(dev), device, re.escape(path), line))
+        consts = sorted(l.split(" on ")[1].split(" at ")[0] for l in lines if " (constant) on " in l)
+        self.assertEqual(consts, [dev + "0", dev + "1"], lines)  # each under its with-device block
+        quiet = run("--local-devices", "cpu=2", path)
+        self.assertEqual(quiet.returncode, 0, quiet.stderr)
+        self.assertNotIn("placement: ", quiet.stderr)
+        # One device: every node on the CPU.
+        one = run("--log-placement", self.script('x = placeholder(f32, [2], name="x")\n'
+                                                 'print(run(mul(x, 3.0, name="y"), feed={x: [1, 2]}))\n', "one.tfg"))
+        self.assertEqual(one.returncode, 0, one.stderr)
+        self.assertEqual(one.stdout, "[3. 6.]\n")
+        lines = [l for l in one.stderr.splitlines() if l.startswith("placement: ")]
+        self.assertEqual(len(lines), 3, one.stderr)
+        self.assertTrue(all(" on /job:localhost/task:0/device:cpu:0 at " in l for l in lines), lines)
+        self.assertTrue(lines[0].startswith("placement: x (placeholder) on "), lines)
+
     def test_script_from_stdin(self):
         r = run("-", stdin="print(40 + 2)\n")
         self.assertEqual(r.returncode, 0, r.stderr)
