@@ -90,6 +90,11 @@ Result<std::vector<Tensor>> RunPartitioned(const PartitionedPlan& plan, const st
     if (part.remote_task >= 0) {
       result = cluster->RunRemote(part.remote_task, part.graph_handle, run_id, seed, std::move(part_feeds),
                                   timeout_seconds, cancel.get());
+      // What came over the network is checked before it is indexed.
+      if (result.ok() && result->size() != part.fetch_index.size()) {
+        result = Error(Code::kDataLoss, "task {} returned {} tensors for {} fetches",
+                       cluster->tasks()[part.remote_task].name, result->size(), part.fetch_index.size());
+      }
     } else {
       Status s = RegisterStepRendezvous(env.resources, info.step_id, std::make_shared<StepRendezvous>(rendezvous, run_id));
       result = s.ok() ? RunStep(part.plan, part_feeds, part_env, info, timeout_seconds, cancel.get())
