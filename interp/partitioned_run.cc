@@ -92,6 +92,11 @@ Result<std::vector<Tensor>> RunPartitioned(const PartitionedPlan& plan, const st
     if (part.remote_task >= 0) {
       result = cluster->RunRemote(part.remote_task, part.graph_handle, run_id, seed, std::move(host_feeds),
                                   timeout_seconds, cancel.get());
+      // What came over the network is checked before it is indexed.
+      if (result.ok() && result->size() != part.fetch_index.size()) {
+        result = Error(Code::kDataLoss, "task {} returned {} tensors for {} fetches",
+                       cluster->tasks()[part.remote_task].name, result->size(), part.fetch_index.size());
+      }
     } else {
       Result<std::vector<Tensor>> part_feeds = TensorsFromHost(part.device, std::move(host_feeds));
       Status s = part_feeds.status();

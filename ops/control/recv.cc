@@ -19,6 +19,7 @@ class RecvKernel : public OpKernel {
     const auto* src = c.attr<std::string>("send_device");
     const auto* dst = c.attr<std::string>("recv_device");
     if (!name || !src || !dst) return Internal("_recv: missing attributes");
+    if (const auto* shape = c.attr<PartialShape>("shape")) shape_ = *shape;
     key_.tensor_name = *name;
     key_.src_device = *src;
     key_.dst_device = *dst;
@@ -45,8 +46,14 @@ class RecvKernel : public OpKernel {
       token = cm->Register([r] { r->StartAbort(Error(Code::kCancelled, "the run was cancelled")); });
       if (token == CancellationManager::kAlreadyCancelled) return done(Error(Code::kCancelled, "the run was cancelled"));
     }
-    r->RecvAsync(key, [&ctx, cm, token, done = std::move(done)](Status s, Tensor value, bool is_dead) {
+    r->RecvAsync(key, [this, &ctx, cm, token, done = std::move(done)](Status s, Tensor value, bool is_dead) {
       if (cm != nullptr) cm->Deregister(token);
+      // A tensor from another process is checked like a feed: kernels
+      // downstream trust the static shape (the executor checks the dtype).
+      if (s.ok() && !is_dead && !shape_.IsCompatibleWith(value.shape())) {
+        s = InvalidArgument("received {} for '{}', whose shape is {}", value.DebugString(), key_.tensor_name,
+                            shape_.ToString());
+      }
       // A dead transfer leaves the output unset: the executor treats it as
       // a dead output (PlanNode::outputs_may_be_dead).
       if (!s.ok() || is_dead) return done(std::move(s));
@@ -59,6 +66,7 @@ class RecvKernel : public OpKernel {
 
  private:
   RendezvousKey key_;
+  PartialShape shape_;  // unknown rank unless the attr says
 };
 
 Status RecvShapeFn(ShapeContext& c) {
