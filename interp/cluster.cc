@@ -4,6 +4,7 @@
 #include <random>
 #include <sstream>
 
+#include "net/curve.h"
 #include "net/graph_codec.h"
 #include "ops/framework/cancellation.h"
 
@@ -86,6 +87,8 @@ Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, 
   hello.kind = MessageKind::kHello;
   hello.hello.registry_hash = net::OpRegistryHash();
   hello.hello.heartbeat_seconds = c->options_.heartbeat_seconds;
+  hello.hello.compress_transfers = net::GetNetSettings().compress_transfers;
+  c->runs_->set_compress(hello.hello.compress_transfers);
   hello.hello.cluster.emplace_back(c->options_.local_task, c->transport_->address());
   for (const ClusterTask& t : c->spec_) hello.hello.cluster.emplace_back(t.name, t.address);
   std::vector<uint64_t> ids;
@@ -98,6 +101,8 @@ Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, 
     auto reply = c->Wait(ids[i], c->options_.connect_timeout_seconds);
     const ClusterTask& t = c->spec_[i];
     if (!reply.ok() && reply.status().code() == Code::kDeadlineExceeded) {
+      const std::string problem = c->transport_->PeerProblem(t.address);
+      if (!problem.empty()) return Error(Code::kUnavailable, "task {} at {} {}", t.name, t.address, problem);
       return Error(Code::kUnavailable, "task {} unreachable at {} after {:g} s", t.name, t.address,
                    c->options_.connect_timeout_seconds);
     }

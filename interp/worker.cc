@@ -12,10 +12,12 @@
 #include "interp/executor.h"
 #include "interp/plan.h"
 #include "interp/thread_pool.h"
+#include "net/curve.h"
 #include "net/graph_codec.h"
 #include "net/remote_rendezvous.h"
 #include "net/transport.h"
 #include "ops/framework/cancellation.h"
+#include "ops/framework/file_root.h"
 
 namespace tfg {
 namespace {
@@ -175,6 +177,7 @@ void WorkerService::Impl::OnHello(const Message& m) {
                                              return Push(session.get(), task, t);
                                            });
   for (const auto& [task, address] : m.hello.cluster) s->addresses[task] = address;
+  s->runs.set_compress(m.hello.compress_transfers);
   s->last_heard.store(Now());
   {
     std::lock_guard<std::mutex> lock(mu);
@@ -376,6 +379,10 @@ extern "C" void OnWorkerSignal(int) { g_stop.store(true); }
 }  // namespace
 
 int RunWorker(const WorkerOptions& options) {
+  if (Status s = SetFileRoot(options.data_dir.empty() ? "." : options.data_dir); !s.ok()) {
+    std::cerr << "tfg: " << s.message() << "\n";
+    return 2;
+  }
   auto worker = WorkerService::Start(options);
   if (!worker.ok()) {
     std::cerr << "tfg: " << worker.status().message() << "\n";
@@ -387,9 +394,11 @@ int RunWorker(const WorkerOptions& options) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   std::cout << "tfg worker listening on " << (*worker)->address() << std::endl;
+  net::LogNet("files: only under " + FileRoot() + (net::GetNetSettings().curve ? "; CURVE security on" : ""));
   (*worker)->Serve(g_stop);
   worker->reset();
   std::cout << "tfg worker stopped" << std::endl;
+  if (options.stats) std::cerr << net::NetworkTrafficReport() << std::flush;
   return 0;
 }
 

@@ -5,11 +5,13 @@
 // One I/O thread owns every socket (ZeroMQ sockets are not thread-safe);
 // other threads queue frames with Send and wake it through an eventfd.
 //
-// Where to extend: socket options for every socket (CURVE keys:
-// ZMQ_CURVE_SERVER / ZMQ_CURVE_SECRETKEY on the ROUTER, ZMQ_CURVE_SERVERKEY
-// and the client keys on DEALERs) go in ConfigureSocket in transport.cc,
-// the one place sockets are set up. Payload compression belongs to the
-// tensor codec (net/wire.cc, SaveTensor/LoadTensor), not here.
+// With CURVE on (net/curve.h, GetNetSettings()), the ROUTER is a CURVE
+// server, every DEALER a CURVE client, and the I/O thread also answers the
+// ZAP requests (inproc://zeromq.zap.01) that accept or refuse each client
+// key. A monitor on each DEALER records why a handshake with that peer
+// failed (PeerProblem), so a refused master says "not authorized" instead
+// of only timing out. Payload compression belongs to the tensor codec
+// (net/wire.cc), not here.
 #pragma once
 
 #include <atomic>
@@ -21,6 +23,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "ops/framework/status.h"
@@ -33,6 +36,16 @@ Result<std::string> NormalizeAddress(const std::string& address);
 
 // One line on stderr, prefixed "tfg[net]: " (worker logs, refused frames).
 void LogNet(const std::string& line);
+
+// Bytes this process put on and took off the wire (every Transport's
+// frames, payloads only), for --stats.
+struct TrafficCount {
+  int64_t bytes_sent = 0, bytes_received = 0;
+};
+TrafficCount NetworkTraffic();
+// "network: 1.2 MiB sent, 0.4 MiB received" (plus the compression note), or
+// "" when this process used no network.
+std::string NetworkTrafficReport();
 
 class Transport {
  public:
@@ -56,6 +69,9 @@ class Transport {
   void Forget(const std::string& to);
   // Frames received and refused (by the handler's own count) so far.
   int64_t frames_received() const { return frames_received_.load(); }
+  // Why the last handshake with the peer at `to` failed ("" when none did):
+  // "refused the connection: not authorized", ...
+  std::string PeerProblem(const std::string& to) const;
 
  private:
   Transport() = default;
@@ -63,6 +79,9 @@ class Transport {
   void ReceiveAll();
   void SendQueued();
   void* PeerSocket(const std::string& to);
+  Status StartSecurity();
+  void AnswerZap();
+  void ReadMonitor(const std::string& to, void* monitor);
 
   void* context_ = nullptr;
   void* router_ = nullptr;
@@ -73,6 +92,13 @@ class Transport {
   std::deque<std::pair<std::string, std::string>> outbox_;  // (to, frame); guarded by mu_
   std::deque<std::string> forget_;                          // guarded by mu_
   std::unordered_map<std::string, void*> peers_;            // I/O thread only
+  std::unordered_map<std::string, void*> monitors_;         // peer address -> its monitor; I/O thread only
+  void* zap_ = nullptr;                                     // the ZAP handler socket (CURVE only)
+  std::unordered_set<std::string> authorized_;              // binary client keys
+  std::unordered_set<std::string> refused_logged_;          // I/O thread only
+  int next_monitor_ = 0;
+  mutable std::mutex problems_mu_;
+  std::unordered_map<std::string, std::string> problems_;  // guarded by problems_mu_
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> frames_received_{0};
   std::thread thread_;

@@ -69,6 +69,9 @@ void Save(Out& ar, const PartialShape& s);
 PartialShape LoadPartialShape(In& in);
 void SaveTensor(Out& ar, const Tensor& t);
 Tensor LoadTensor(In& in);
+// An f32 tensor as the upper 16 bits of each element, and back (low bits 0).
+void SaveTruncatedF32(Out& ar, const Tensor& t);
+Tensor LoadTruncatedF32(In& in);
 void SaveTensors(Out& ar, const std::vector<Tensor>& ts);
 std::vector<Tensor> LoadTensors(In& in);
 void SaveStrings(Out& ar, const std::vector<std::string>& v);

@@ -98,6 +98,7 @@ void SaveHello(Out& ar, const Hello& h) {
     Save(ar, address);
   }
   ar(h.heartbeat_seconds);
+  SaveBool(ar, h.compress_transfers);
 }
 Hello LoadHello(In& in) {
   Hello h;
@@ -110,6 +111,7 @@ Hello LoadHello(In& in) {
   }
   h.heartbeat_seconds = in.Read<double>();
   if (!(h.heartbeat_seconds > 0 && h.heartbeat_seconds <= 3600)) Refuse("heartbeat interval out of range");
+  h.compress_transfers = LoadBool(in, "compress_transfers");
   return h;
 }
 
@@ -156,7 +158,12 @@ void SaveTransfer(Out& ar, const TensorTransfer& t) {
   Save(ar, t.tensor_name);
   ar(t.frame_id, t.iteration);
   SaveBool(ar, t.is_dead);
-  if (!t.is_dead) SaveTensor(ar, t.value);
+  if (t.is_dead) return;
+  // The flag on the wire says what the bytes are, not what was asked.
+  const bool truncated = t.compress && t.value.IsInitialized() && t.value.dtype() == DType::kF32;
+  SaveBool(ar, truncated);
+  if (truncated) return SaveTruncatedF32(ar, t.value);
+  SaveTensor(ar, t.value);
 }
 TensorTransfer LoadTransfer(In& in) {
   TensorTransfer t;
@@ -167,7 +174,9 @@ TensorTransfer LoadTransfer(In& in) {
   t.frame_id = in.Read<int64_t>();
   t.iteration = in.Read<int64_t>();
   t.is_dead = LoadBool(in, "is_dead");
-  if (!t.is_dead) t.value = LoadTensor(in);
+  if (t.is_dead) return t;
+  t.compress = LoadBool(in, "compressed");
+  t.value = t.compress ? LoadTruncatedF32(in) : LoadTensor(in);
   return t;
 }
 
