@@ -196,7 +196,7 @@ TEST(WireTest, RefusesBadHeadersAndTrailingBytes) {
   std::string bad_version = bytes;
   bad_version[5] = 9;
   EXPECT_EQ(DecodeMessage(bad_version).status().message(),
-            "malformed message: protocol version 9 (this tfg speaks 1)");
+            "malformed message: protocol version 9 (this tfg speaks 2)");
   std::string bad_kind = bytes;
   bad_kind[7] = 99;
   EXPECT_EQ(DecodeMessage(bad_kind).status().message(), "malformed message: unknown message kind 99");
