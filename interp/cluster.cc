@@ -82,7 +82,7 @@ Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, 
   std::shared_ptr<ClusterClient> c(new ClusterClient(std::move(spec), std::move(options)));
   ClusterClient* raw = c.get();
   TFG_ASSIGN_OR_RETURN(c->transport_,
-                       net::Transport::Start("tcp://127.0.0.1:0", [raw](std::string f) { raw->OnFrame(std::move(f)); }));
+                       net::Transport::Start("tcp://127.0.0.1:0", [raw](net::Frame f) { raw->OnFrame(f); }));
   Message hello;
   hello.kind = MessageKind::kHello;
   hello.hello.registry_hash = net::OpRegistryHash();
@@ -178,7 +178,7 @@ Result<Message> ClusterClient::Call(int task, Message m, double timeout_seconds)
   return Wait(SendRequest(task, std::move(m)), timeout_seconds);
 }
 
-void ClusterClient::OnFrame(std::string frame) {
+void ClusterClient::OnFrame(std::string_view frame) {
   auto m = net::DecodeMessage(frame);
   if (!m.ok()) {
     net::LogNet("refused a frame of " + std::to_string(frame.size()) + " bytes: " + m.status().message());
@@ -206,7 +206,7 @@ void ClusterClient::OnFrame(std::string frame) {
 
 // A reply we cannot read still ends the request it answers, with the
 // reason, instead of leaving it waiting.
-void ClusterClient::FailRequest(const std::string& frame, const Status& why) {
+void ClusterClient::FailRequest(std::string_view frame, const Status& why) {
   auto header = net::DecodeHeader(frame);
   if (!header.ok() || header->session_id != session_id_) return;
   std::lock_guard<std::mutex> lock(mu_);

@@ -54,7 +54,7 @@ int64_t Now() { return Clock::now().time_since_epoch().count(); }
 
 struct WorkerService::Impl {
   explicit Impl(const WorkerOptions& o) : options(o), device(o.threads), pool(o.threads) {}
-  void OnFrame(std::string frame);
+  void OnFrame(std::string_view frame);
   void Dispatch(Message m);
   void Reply(const std::string& to, Message m);
   void OnHello(const Message& m);
@@ -97,7 +97,7 @@ std::shared_ptr<WorkerSession> WorkerService::Impl::Find(uint64_t id) {
 
 // Refused frames are logged; the sender gets an error reply only when it
 // names a session we know (so a stranger cannot make us connect anywhere).
-void WorkerService::Impl::OnFrame(std::string frame) {
+void WorkerService::Impl::OnFrame(std::string_view frame) {
   auto m = net::DecodeMessage(frame);
   if (m.ok()) return Dispatch(std::move(*m));
   net::LogNet("refused a frame of " + std::to_string(frame.size()) + " bytes: " + m.status().message());
@@ -346,7 +346,7 @@ Result<std::unique_ptr<WorkerService>> WorkerService::Start(const WorkerOptions&
   w->impl_ = std::make_unique<Impl>(options);
   Impl* impl = w->impl_.get();
   TFG_ASSIGN_OR_RETURN(impl->transport,
-                       net::Transport::Start(options.listen, [impl](std::string f) { impl->OnFrame(std::move(f)); }));
+                       net::Transport::Start(options.listen, [impl](net::Frame f) { impl->OnFrame(f); }));
   return w;
 }
 

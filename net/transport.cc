@@ -167,19 +167,16 @@ void Transport::Loop() {
 // A frame is [peer identity, payload]; anything else is dropped.
 void Transport::ReceiveAll() {
   for (;;) {
-    std::vector<std::string> parts;
+    std::vector<Frame> parts;
     int more = 1;
     while (more) {
-      zmq_msg_t msg;
-      zmq_msg_init(&msg);
-      if (zmq_msg_recv(&msg, router_, ZMQ_DONTWAIT) < 0) {
-        zmq_msg_close(&msg);
+      Frame part;
+      if (zmq_msg_recv(part.msg_, router_, ZMQ_DONTWAIT) < 0) {
         if (parts.empty()) return;
         break;
       }
-      parts.emplace_back(static_cast<const char*>(zmq_msg_data(&msg)), zmq_msg_size(&msg));
-      more = zmq_msg_more(&msg);
-      zmq_msg_close(&msg);
+      more = zmq_msg_more(part.msg_);
+      parts.push_back(std::move(part));
     }
     frames_received_.fetch_add(1);
     if (parts.size() != 2) {
@@ -190,6 +187,16 @@ void Transport::ReceiveAll() {
     handler_(std::move(parts[1]));
   }
 }
+
+Frame::Frame() : msg_(new zmq_msg_t) { zmq_msg_init(msg_); }
+Frame::~Frame() {
+  if (msg_ == nullptr) return;
+  zmq_msg_close(msg_);
+  delete msg_;
+}
+Frame::Frame(Frame&& o) noexcept : msg_(o.msg_) { o.msg_ = nullptr; }
+const char* Frame::data() const { return static_cast<const char*>(zmq_msg_data(msg_)); }
+size_t Frame::size() const { return zmq_msg_size(msg_); }
 
 void* Transport::PeerSocket(const std::string& to) {
   auto it = peers_.find(to);
@@ -245,10 +252,17 @@ void Transport::SendQueued() {
   for (auto& [to, frame] : out) {
     void* socket = PeerSocket(to);
     if (socket == nullptr) continue;
-    if (zmq_send(socket, frame.data(), frame.size(), ZMQ_DONTWAIT) < 0) {
+    // ZeroMQ takes the frame's buffer instead of copying it.
+    const size_t size = frame.size();
+    auto* owned = new std::string(std::move(frame));
+    zmq_msg_t msg;
+    zmq_msg_init_data(&msg, owned->data(), size, [](void*, void* hint) { delete static_cast<std::string*>(hint); },
+                      owned);
+    if (zmq_msg_send(&msg, socket, ZMQ_DONTWAIT) < 0) {
+      zmq_msg_close(&msg);  // frees `owned`
       LogNet("dropped a frame to " + to + ": " + zmq_strerror(zmq_errno()));
     } else {
-      g_bytes_sent.fetch_add(static_cast<int64_t>(frame.size()));
+      g_bytes_sent.fetch_add(static_cast<int64_t>(size));
     }
   }
 }

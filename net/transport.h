@@ -21,12 +21,15 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
 #include "ops/framework/status.h"
+
+struct zmq_msg_t;  // zmq.h stays out of this header
 
 namespace tfg::net {
 
@@ -47,11 +50,29 @@ TrafficCount NetworkTraffic();
 // "" when this process used no network.
 std::string NetworkTrafficReport();
 
+// A received frame, left in ZeroMQ's buffer (a large tensor is not copied
+// once more on its way to the decoder).
+class Frame {
+ public:
+  Frame();
+  ~Frame();
+  Frame(Frame&& o) noexcept;
+  Frame& operator=(Frame&&) = delete;
+  Frame(const Frame&) = delete;
+  const char* data() const;
+  size_t size() const;
+  operator std::string_view() const { return {data(), size()}; }
+
+ private:
+  friend class Transport;
+  ::zmq_msg_t* msg_;
+};
+
 class Transport {
  public:
   // Runs on the I/O thread with each frame received, in order; it must not
   // block (hand long work to another thread).
-  using FrameHandler = std::function<void(std::string frame)>;
+  using FrameHandler = std::function<void(Frame frame)>;
 
   // Binds the ROUTER socket to `address` (NormalizeAddress) and starts the
   // I/O thread.

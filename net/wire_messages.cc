@@ -229,8 +229,25 @@ void LoadBody(In& in, Message& m) {
 
 }  // namespace wire
 
+namespace {
+
+// Room for the tensors a message carries, plus its other fields.
+size_t EstimateBytes(const Message& m) {
+  size_t n = 1024;
+  auto add = [&n](const Tensor& t) {
+    if (t.IsInitialized() && t.dtype() != DType::kString) n += t.bytes();
+  };
+  add(m.tensor.value);
+  for (const Tensor& t : m.run_step.feeds) add(t);
+  for (const Tensor& t : m.step_done.fetches) add(t);
+  return n;
+}
+
+}  // namespace
+
 Result<std::string> EncodeMessage(const Message& m) {
-  std::ostringstream stream;
+  wire::StringSink sink(EstimateBytes(m));
+  std::ostream stream(&sink);
   try {
     wire::Out ar(stream);
     ar(kMagic, kProtocolVersion, static_cast<uint8_t>(m.kind), m.request_id, m.session_id);
@@ -239,7 +256,7 @@ Result<std::string> EncodeMessage(const Message& m) {
   } catch (const std::exception& e) {
     return InvalidArgument("cannot encode a {} message: {}", MessageKindName(m.kind), e.what());
   }
-  std::string out = std::move(stream).str();
+  std::string out = sink.Take();
   if (out.size() > kMaxMessageBytes) {
     return Error(Code::kResourceExhausted, "a {} message of {} bytes is above the limit of {}",
                  MessageKindName(m.kind), out.size(), kMaxMessageBytes);

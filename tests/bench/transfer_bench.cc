@@ -62,7 +62,7 @@ void ServeTfg(int fd, int count) {
   std::condition_variable cv;
   int seen = 0;
   net::Transport* self = nullptr;
-  auto t = net::Transport::Start("tcp://127.0.0.1:0", [&](std::string frame) {
+  auto t = net::Transport::Start("tcp://127.0.0.1:0", [&](net::Frame frame) {
     auto m = net::DecodeMessage(frame);
     if (!m.ok()) std::fprintf(stderr, "transfer_bench: %s\n", m.status().message().c_str());
     net::Message ack;
@@ -87,7 +87,7 @@ double TfgSeconds(size_t bytes, int count) {
   std::mutex mu;
   std::condition_variable cv;
   int acked = 0;
-  auto t = net::Transport::Start("tcp://127.0.0.1:0", [&](std::string) {
+  auto t = net::Transport::Start("tcp://127.0.0.1:0", [&](net::Frame) {
     std::lock_guard<std::mutex> lock(mu);
     ++acked;
     cv.notify_all();
