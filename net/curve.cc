@@ -68,11 +68,12 @@ Status WriteKeyFile(const std::string& path, const std::string& key, mode_t mode
 // A keypair as NAME.key + NAME.pub unless NAME.key exists.
 Status MakeKeypair(const std::string& dir, const std::string& name, const std::string& what, std::string& log) {
   const std::string secret_path = dir + "/" + name + ".key";
-  if (std::filesystem::exists(secret_path)) return Status::OK();
+  std::error_code ec;
+  if (std::filesystem::exists(secret_path, ec)) return Status::OK();
   char pub[kZ85KeyChars + 1] = {}, sec[kZ85KeyChars + 1] = {};
   if (zmq_curve_keypair(pub, sec) != 0) return Error(Code::kInternal, "cannot make a CURVE keypair");
   TFG_RETURN_IF_ERROR(WriteKeyFile(secret_path, sec, 0600, what + " secret key: keep it private"));
-  std::filesystem::remove(dir + "/" + name + ".pub");
+  std::filesystem::remove(dir + "/" + name + ".pub", ec);
   TFG_RETURN_IF_ERROR(WriteKeyFile(dir + "/" + name + ".pub", pub, 0644, what + " public key"));
   log += "wrote " + secret_path + " and " + dir + "/" + name + ".pub\n";
   return Status::OK();
@@ -101,13 +102,13 @@ Result<CurveKeys> LoadCurveKeys(const std::string& dir) {
   TFG_ASSIGN_OR_RETURN(k.client_public, PublicOf(k.client_secret, dir + "/client.key"));
   const std::string authorized = dir + "/authorized";
   std::error_code ec;
-  std::filesystem::directory_iterator it(authorized, ec);
-  if (ec) return FileError(authorized, ec.message());
-  for (const auto& entry : it) {
-    if (entry.path().extension() != ".pub") continue;
-    TFG_ASSIGN_OR_RETURN(std::string key, ReadKeyFile(entry.path().string(), false));
+  std::filesystem::directory_iterator it(authorized, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".pub") continue;
+    TFG_ASSIGN_OR_RETURN(std::string key, ReadKeyFile(it->path().string(), false));
     k.authorized.insert(key);
   }
+  if (ec) return FileError(authorized, ec.message());
   if (k.authorized.empty()) return FileError(authorized, "holds no *.pub key: no client could connect");
   return k;
 }
@@ -122,7 +123,7 @@ Result<std::string> GenerateCurveKeys(const std::string& dir) {
   TFG_RETURN_IF_ERROR(MakeKeypair(dir, "server", "the cluster's server", log));
   TFG_RETURN_IF_ERROR(MakeKeypair(dir, "client", "this process's client", log));
   const std::string self = dir + "/authorized/client.pub";
-  if (!std::filesystem::exists(self)) {
+  if (!std::filesystem::exists(self, ec)) {
     TFG_ASSIGN_OR_RETURN(std::string secret, ReadKeyFile(dir + "/client.key", true));
     TFG_ASSIGN_OR_RETURN(std::string pub, PublicOf(secret, dir + "/client.key"));
     TFG_RETURN_IF_ERROR(WriteKeyFile(self, pub, 0644, "a client public key this process accepts"));

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -308,7 +309,9 @@ std::vector<std::string> ReceiveParts(void* socket) {
 // mechanism, then the client's 32-byte public key for CURVE.
 void Transport::AnswerZap() {
   std::vector<std::string> req = ReceiveParts(zap_);
-  if (req.size() < 6) return;
+  // A REP socket must answer before it can receive again: even a request
+  // libzmq would never send gets a refusal.
+  req.resize(std::max<size_t>(req.size(), 6));
   const bool ok = req.size() == 7 && req[0] == "1.0" && req[5] == "CURVE" && authorized_.count(req[6]) != 0;
   if (!ok && refused_logged_.insert(req.size() == 7 ? req[6] : req[5]).second) {
     LogNet("refused a " + req[5] + " client at " + req[3] + ": its key is not in --curve-keys DIR/authorized");

@@ -21,7 +21,7 @@ bool IsUnder(const std::filesystem::path& path, const std::string& root) {
 Status SetFileRoot(const std::string& dir) {
   std::error_code ec;
   std::filesystem::path root = std::filesystem::canonical(dir, ec);
-  if (ec || !std::filesystem::is_directory(root)) {
+  if (ec || !std::filesystem::is_directory(root, ec)) {
     return Error(Code::kFailedPrecondition, "--data-dir '{}' is not a directory{}", dir,
                  ec ? ": " + ec.message() : "");
   }
