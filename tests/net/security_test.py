@@ -147,6 +147,11 @@ class SecurityTest(unittest.TestCase):
         err = self.refused(w)
         self.assertIn("refused the connection: it does not use CURVE security", err)
 
+    def test_curve_master_against_a_plain_worker_is_refused(self):
+        w = self.worker()
+        err = self.refused(w, "--curve-keys", self.keygen("keys"))
+        self.assertIn("refused the connection: it does not use CURVE security", err)
+
     # -------------------------------------------------------------- data-dir
 
     READER = """cluster({"worker": ["%s"]})
