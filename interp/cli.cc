@@ -94,6 +94,8 @@ Status ArgParser::ParseOption(const std::string& arg) {
     opts_.quiet = true;
   } else if (arg == "--check-numerics") {
     opts_.check_numerics = true;
+  } else if (arg == "--log-placement") {
+    opts_.log_placement = true;
   } else if (arg == "--stats") {
     opts_.stats = true;
   } else if (arg == "--dot" && opts_.command == Command::kGraph) {
@@ -290,6 +292,7 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.device_type = opts.device_type;
   o.cluster = opts.cluster;
   o.heartbeat = opts.heartbeat;
+  o.log_placement = opts.log_placement;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -462,6 +465,8 @@ options:
                 DIR (made by `tfg keygen DIR`); only clients in DIR/authorized connect
   --compress-transfers
                 (master) send f32 tensors between processes as their upper 16 bits
+  --log-placement
+                print to stderr the device each node runs on, when its run is planned
   --help, -h    show this help
   --version, -V show the version
 

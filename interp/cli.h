@@ -53,6 +53,7 @@ struct CliOptions {
   std::string curve_keys;                // --curve-keys DIR; empty: no CURVE security
   std::string data_dir;                  // --data-dir DIR (worker)
   bool compress_transfers = false;       // --compress-transfers (master)
+  bool log_placement = false;            // --log-placement
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

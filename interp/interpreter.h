@@ -27,6 +27,7 @@ struct InterpreterOptions {
   std::string device_type;        // --device TYPE (SessionOptions::default_device_type)
   std::string cluster;            // --cluster JOB=ADDR;ADDR,...: connected before the script runs
   double heartbeat = 1;           // --heartbeat S: liveness checks of --cluster's tasks
+  bool log_placement = false;     // --log-placement: where each node runs, to `err` (SessionOptions)
   // Limits for running untrusted scripts (the fuzzer): a script that runs
   // more statements, or an op run at once on host values whose inputs or
   // outputs have more elements, fails with ResourceExhausted. 0: no limit.
