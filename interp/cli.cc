@@ -23,6 +23,8 @@
 #include "interp/repl.h"
 #include "interp/cluster.h"
 #include "interp/worker.h"
+#include "net/curve.h"
+#include "net/transport.h"
 #include "ops/framework/op_registry.h"
 
 #ifndef TFG_VERSION
@@ -142,6 +144,13 @@ Status ArgParser::ParseOption(const std::string& arg) {
   } else if (is("--listen")) {
     TFG_ASSIGN_OR_RETURN(opts_.listen, OptionValue(arg, "--listen"));
     if (opts_.listen.empty()) return UsageError("--listen expects an address, e.g. tcp://127.0.0.1:7001");
+  } else if (is("--curve-keys") || is("--data-dir")) {
+    const std::string name = arg.substr(0, arg.find('='));
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, name));
+    if (v.empty()) return UsageError(name + " expects a directory");
+    (name == "--curve-keys" ? opts_.curve_keys : opts_.data_dir) = v;
+  } else if (arg == "--compress-transfers") {
+    opts_.compress_transfers = true;
   } else if (is("--cluster")) {
     TFG_ASSIGN_OR_RETURN(opts_.cluster, OptionValue(arg, "--cluster"));
     if (auto spec = ParseClusterFlag(opts_.cluster); !spec.ok()) return UsageError(spec.status().message());
@@ -174,6 +183,10 @@ Status ArgParser::TakeOperand(const std::string& arg, bool literal) {
   }
   if (opts_.command == Command::kRepl) {
     // The first word picks the command; `tfg ./check` runs a file named check.
+    if (!literal && arg == "keygen") {
+      opts_.command = Command::kKeygen;
+      return Status::OK();
+    }
     if (!literal && (arg == "check" || arg == "graph" || arg == "doc")) {
       opts_.command = arg == "check" ? Command::kCheck : arg == "graph" ? Command::kGraph : Command::kDocOps;
       doc_topic_pending_ = opts_.command == Command::kDocOps;
@@ -211,8 +224,13 @@ Result<CliOptions> ArgParser::Parse() {
     if (opts_.command != Command::kRepl) return UsageError("--worker runs no script: drop '" + opts_.file + "'");
     if (opts_.listen.empty()) return UsageError("--worker needs --listen ADDR, e.g. --listen tcp://127.0.0.1:7001");
     if (!opts_.cluster.empty()) return UsageError("--cluster is for the master (the script), not a --worker");
+    if (opts_.compress_transfers) {
+      return UsageError("--compress-transfers is the master's choice (it tells the workers): drop it here");
+    }
     opts_.command = Command::kWorker;
   } else if (!opts_.listen.empty()) return UsageError("--listen goes with --worker");
+  else if (!opts_.data_dir.empty()) return UsageError("--data-dir goes with --worker");
+  else if (opts_.command == Command::kKeygen && !have_file_) return UsageError("keygen needs a DIR");
   else if (doc_topic_pending_) return UsageError("'doc' needs a topic (known: ops)");
   else if ((opts_.command == Command::kCheck || opts_.command == Command::kGraph) && !have_file_)
     return UsageError(std::string(opts_.command == Command::kCheck ? "check" : "graph") + " needs a FILE");
@@ -339,6 +357,19 @@ Status PrepareOutputs(const CliOptions& opts) {
   return Status::OK();
 }
 
+// --curve-keys and --compress-transfers hold for every socket of the
+// process, so they are read before anything connects.
+Status ApplyNetSettings(const CliOptions& opts) {
+  net::NetSettings settings;
+  settings.compress_transfers = opts.compress_transfers;
+  if (!opts.curve_keys.empty() && opts.command != Command::kKeygen) {
+    TFG_ASSIGN_OR_RETURN(settings.keys, net::LoadCurveKeys(opts.curve_keys));
+    settings.curve = true;
+  }
+  net::SetNetSettings(std::move(settings));
+  return Status::OK();
+}
+
 // run, check and graph: evaluate the script, then report per command.
 int RunScriptCommand(const CliOptions& opts) {
   auto text = ReadScript(opts.file);
@@ -358,7 +389,7 @@ int RunScriptCommand(const CliOptions& opts) {
   if (!status.ok()) PrintDiagnostic(status);
   if (opts.stats) {
     std::cout.flush();
-    std::cerr << interp.StatsReport() << std::flush;
+    std::cerr << interp.StatsReport() << net::NetworkTrafficReport() << std::flush;
   }
   if (!opts.trace_path.empty()) {
     Status written = interp.WriteTrace(opts.trace_path);
@@ -388,6 +419,7 @@ const char kSynopsis[] =
                                       (--optimized: as optimized before running;
                                        --placed: nodes coloured by device)
        tfg --worker --listen ADDR      serve as a distributed worker
+       tfg keygen DIR                 make CURVE keys for --curve-keys DIR
        tfg --help | --version
 )";
 
@@ -424,6 +456,15 @@ options:
   --master-timeout S
                 (worker) drop a master's state after S seconds without a word from it
                 (default 10)
+  --data-dir DIR
+                (worker) save, restore, readers and summary writers may only touch
+                files under DIR; relative paths start there (default: the working
+                directory)
+  --curve-keys DIR
+                encrypt and authenticate all traffic with CURVE, using the keys in
+                DIR (made by `tfg keygen DIR`); only clients in DIR/authorized connect
+  --compress-transfers
+                (master) send f32 tensors between processes as their upper 16 bits
   --log-placement
                 print to stderr the device each node runs on, when its run is planned
   --help, -h    show this help
@@ -446,6 +487,10 @@ int RunCli(int argc, char** argv) {
     return kExitUsage;
   }
   const CliOptions& opts = *parsed;
+  if (Status ready = ApplyNetSettings(opts); !ready.ok()) {
+    std::cerr << "tfg: " << ready.message() << "\n";
+    return kExitUsage;
+  }
   if (Status ready = PrepareOutputs(opts); !ready.ok()) {
     std::cerr << "tfg: " << ready.message() << "\n";
     return kExitUsage;
@@ -460,7 +505,18 @@ int RunCli(int argc, char** argv) {
       w.listen = opts.listen;
       w.threads = opts.threads;
       w.master_timeout_seconds = opts.master_timeout;
+      w.data_dir = opts.data_dir;
+      w.stats = opts.stats;
       return RunWorker(w);
+    }
+    case Command::kKeygen: {
+      auto written = net::GenerateCurveKeys(opts.file);
+      if (!written.ok()) {
+        std::cerr << "tfg: " << written.status().message() << "\n";
+        return kExitScriptError;
+      }
+      std::cout << *written;
+      return kExitOk;
     }
     case Command::kRun:
     case Command::kCheck:

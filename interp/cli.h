@@ -26,6 +26,7 @@ enum class Command {
   kHelp,     // tfg --help
   kVersion,  // tfg --version
   kWorker,   // tfg --worker --listen ADDR
+  kKeygen,   // tfg keygen DIR
 };
 
 struct CliOptions {
@@ -49,6 +50,9 @@ struct CliOptions {
   std::string cluster;                   // --cluster JOB=ADDR;ADDR,...
   double heartbeat = 1;                  // --heartbeat S
   double master_timeout = 10;            // --master-timeout S (worker)
+  std::string curve_keys;                // --curve-keys DIR; empty: no CURVE security
+  std::string data_dir;                  // --data-dir DIR (worker)
+  bool compress_transfers = false;       // --compress-transfers (master)
   bool log_placement = false;            // --log-placement
 };
 

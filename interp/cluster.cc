@@ -4,6 +4,7 @@
 #include <random>
 #include <sstream>
 
+#include "net/curve.h"
 #include "net/graph_codec.h"
 #include "ops/framework/cancellation.h"
 
@@ -81,11 +82,13 @@ Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, 
   std::shared_ptr<ClusterClient> c(new ClusterClient(std::move(spec), std::move(options)));
   ClusterClient* raw = c.get();
   TFG_ASSIGN_OR_RETURN(c->transport_,
-                       net::Transport::Start("tcp://127.0.0.1:0", [raw](std::string f) { raw->OnFrame(std::move(f)); }));
+                       net::Transport::Start("tcp://127.0.0.1:0", [raw](net::Frame f) { raw->OnFrame(f); }));
   Message hello;
   hello.kind = MessageKind::kHello;
   hello.hello.registry_hash = net::OpRegistryHash();
   hello.hello.heartbeat_seconds = c->options_.heartbeat_seconds;
+  hello.hello.compress_transfers = net::GetNetSettings().compress_transfers;
+  c->runs_->set_compress(hello.hello.compress_transfers);
   hello.hello.cluster.emplace_back(c->options_.local_task, c->transport_->address());
   for (const ClusterTask& t : c->spec_) hello.hello.cluster.emplace_back(t.name, t.address);
   std::vector<uint64_t> ids;
@@ -98,6 +101,8 @@ Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, 
     auto reply = c->Wait(ids[i], c->options_.connect_timeout_seconds);
     const ClusterTask& t = c->spec_[i];
     if (!reply.ok() && reply.status().code() == Code::kDeadlineExceeded) {
+      const std::string problem = c->transport_->PeerProblem(t.address);
+      if (!problem.empty()) return Error(Code::kUnavailable, "task {} at {} {}", t.name, t.address, problem);
       return Error(Code::kUnavailable, "task {} unreachable at {} after {:g} s", t.name, t.address,
                    c->options_.connect_timeout_seconds);
     }
@@ -171,7 +176,7 @@ Result<Message> ClusterClient::Call(int task, Message m, double timeout_seconds)
   return Wait(SendRequest(task, std::move(m)), timeout_seconds);
 }
 
-void ClusterClient::OnFrame(std::string frame) {
+void ClusterClient::OnFrame(std::string_view frame) {
   auto m = net::DecodeMessage(frame);
   if (!m.ok()) {
     net::LogNet("refused a frame of " + std::to_string(frame.size()) + " bytes: " + m.status().message());
@@ -199,7 +204,7 @@ void ClusterClient::OnFrame(std::string frame) {
 
 // A reply we cannot read still ends the request it answers, with the
 // reason, instead of leaving it waiting.
-void ClusterClient::FailRequest(const std::string& frame, const Status& why) {
+void ClusterClient::FailRequest(std::string_view frame, const Status& why) {
   auto header = net::DecodeHeader(frame);
   if (!header.ok() || header->session_id != session_id_) return;
   std::lock_guard<std::mutex> lock(mu_);

@@ -90,8 +90,8 @@ class ClusterClient {
     Status failure;  // the task died
   };
   ClusterClient(ClusterSpec spec, ClusterOptions options);
-  void OnFrame(std::string frame);
-  void FailRequest(const std::string& frame, const Status& why);
+  void OnFrame(std::string_view frame);
+  void FailRequest(std::string_view frame, const Status& why);
   // Sends and waits for the reply (or the task's death, or `timeout`).
   Result<net::Message> Call(int task, net::Message m, double timeout_seconds);
   uint64_t SendRequest(int task, net::Message m);

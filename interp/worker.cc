@@ -12,10 +12,12 @@
 #include "interp/executor.h"
 #include "interp/plan.h"
 #include "interp/thread_pool.h"
+#include "net/curve.h"
 #include "net/graph_codec.h"
 #include "net/remote_rendezvous.h"
 #include "net/transport.h"
 #include "ops/framework/cancellation.h"
+#include "ops/framework/file_root.h"
 
 namespace tfg {
 namespace {
@@ -68,7 +70,7 @@ int64_t Now() { return Clock::now().time_since_epoch().count(); }
 
 struct WorkerService::Impl {
   explicit Impl(const WorkerOptions& o) : options(o), device(o.threads), pool(o.threads) {}
-  void OnFrame(std::string frame);
+  void OnFrame(std::string_view frame);
   void Dispatch(Message m);
   void Reply(const std::string& to, Message m);
   void OnHello(const Message& m);
@@ -111,7 +113,7 @@ std::shared_ptr<WorkerSession> WorkerService::Impl::Find(uint64_t id) {
 
 // Refused frames are logged; the sender gets an error reply only when it
 // names a session we know (so a stranger cannot make us connect anywhere).
-void WorkerService::Impl::OnFrame(std::string frame) {
+void WorkerService::Impl::OnFrame(std::string_view frame) {
   auto m = net::DecodeMessage(frame);
   if (m.ok()) return Dispatch(std::move(*m));
   net::LogNet("refused a frame of " + std::to_string(frame.size()) + " bytes: " + m.status().message());
@@ -191,6 +193,7 @@ void WorkerService::Impl::OnHello(const Message& m) {
                                              return Push(session.get(), task, t);
                                            });
   for (const auto& [task, address] : m.hello.cluster) s->addresses[task] = address;
+  s->runs.set_compress(m.hello.compress_transfers);
   s->last_heard.store(Now());
   {
     std::lock_guard<std::mutex> lock(mu);
@@ -357,7 +360,7 @@ Result<std::unique_ptr<WorkerService>> WorkerService::Start(const WorkerOptions&
   w->impl_ = std::make_unique<Impl>(options);
   Impl* impl = w->impl_.get();
   TFG_ASSIGN_OR_RETURN(impl->transport,
-                       net::Transport::Start(options.listen, [impl](std::string f) { impl->OnFrame(std::move(f)); }));
+                       net::Transport::Start(options.listen, [impl](net::Frame f) { impl->OnFrame(f); }));
   return w;
 }
 
@@ -390,6 +393,10 @@ extern "C" void OnWorkerSignal(int) { g_stop.store(true); }
 }  // namespace
 
 int RunWorker(const WorkerOptions& options) {
+  if (Status s = SetFileRoot(options.data_dir.empty() ? "." : options.data_dir); !s.ok()) {
+    std::cerr << "tfg: " << s.message() << "\n";
+    return 2;
+  }
   auto worker = WorkerService::Start(options);
   if (!worker.ok()) {
     std::cerr << "tfg: " << worker.status().message() << "\n";
@@ -401,9 +408,11 @@ int RunWorker(const WorkerOptions& options) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   std::cout << "tfg worker listening on " << (*worker)->address() << std::endl;
+  net::LogNet("files: only under " + FileRoot() + (net::GetNetSettings().curve ? "; CURVE security on" : ""));
   (*worker)->Serve(g_stop);
   worker->reset();
   std::cout << "tfg worker stopped" << std::endl;
+  if (options.stats) std::cerr << net::NetworkTrafficReport() << std::flush;
   return 0;
 }
 

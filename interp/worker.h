@@ -18,6 +18,10 @@ struct WorkerOptions {
   std::string listen = "tcp://127.0.0.1:7001";
   int threads = 0;  // inter- and intra-op threads; 0: one per core
   double master_timeout_seconds = 10;
+  // File-touching kernels stay under this directory ("": the working
+  // directory); see ops/framework/file_root.h.
+  std::string data_dir;
+  bool stats = false;  // print the bytes sent and received at exit
 };
 
 class WorkerService {

@@ -18,7 +18,7 @@
 namespace tfg::net {
 
 inline constexpr uint32_t kMagic = 0x4e474654;  // "TFGN" little-endian
-inline constexpr uint16_t kProtocolVersion = 1;
+inline constexpr uint16_t kProtocolVersion = 2;
 // No frame may be larger: a length in a message is never trusted beyond
 // the bytes that actually arrived, and nothing arrives beyond this.
 inline constexpr size_t kMaxMessageBytes = size_t{1} << 30;
@@ -92,6 +92,9 @@ struct Hello {
   // ("/job:localhost/replica:0/task:0").
   std::vector<std::pair<std::string, std::string>> cluster;
   double heartbeat_seconds = 1;
+  // --compress-transfers on the master: every task sends f32 transfers
+  // as their upper 16 bits (white paper §5.5).
+  bool compress_transfers = false;
 };
 
 struct RegisterGraph {
@@ -122,6 +125,10 @@ struct TensorTransfer {
   std::string src_device, dst_device, tensor_name;
   int64_t frame_id = 0, iteration = 0;
   bool is_dead = false;
+  // Sender's choice: an f32 value goes on the wire as the upper 16 bits of
+  // each element (truncated, as white paper §5.5) and arrives with the low
+  // 16 bits zero. Other dtypes are sent whole whatever this says.
+  bool compress = false;
   Tensor value;  // uninitialized when dead
 };
 

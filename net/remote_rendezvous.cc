@@ -20,6 +20,7 @@ Status NetRendezvous::Send(const RendezvousKey& key, Tensor value, bool is_dead)
   t.frame_id = key.frame_id;
   t.iteration = key.iteration;
   t.is_dead = is_dead;
+  t.compress = compress_;
   if (!is_dead) t.value = std::move(value);
   return push_(task, t);
 }
@@ -43,7 +44,7 @@ Result<std::shared_ptr<NetRendezvous>> RunRendezvousTable::Open(int64_t run_id) 
   if (it != open_.end()) return it->second;
   if (closed_.count(run_id) != 0) return FailedPrecondition("run {} has ended", run_id);
   if (open_.size() >= kMaxOpenRuns) return Error(Code::kResourceExhausted, "more than {} runs open", kMaxOpenRuns);
-  auto r = std::make_shared<NetRendezvous>(local_task_, run_id, push_);
+  auto r = std::make_shared<NetRendezvous>(local_task_, run_id, push_, compress_.load());
   open_.emplace(run_id, r);
   return r;
 }

@@ -7,6 +7,7 @@
 // never through the master.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -29,8 +30,9 @@ class NetRendezvous final : public Rendezvous {
  public:
   // Sends one transfer to the task named (false: no such task).
   using Push = std::function<Status(const std::string& task, const TensorTransfer& transfer)>;
-  NetRendezvous(std::string local_task, int64_t run_id, Push push)
-      : local_task_(std::move(local_task)), run_id_(run_id), push_(std::move(push)) {}
+  // `compress`: f32 tensors pushed to other tasks go as 16 bits (TensorTransfer::compress).
+  NetRendezvous(std::string local_task, int64_t run_id, Push push, bool compress = false)
+      : local_task_(std::move(local_task)), run_id_(run_id), push_(std::move(push)), compress_(compress) {}
 
   Status Send(const RendezvousKey& key, Tensor value, bool is_dead) override;
   void RecvAsync(const RendezvousKey& key, DoneCallback done) override;
@@ -42,6 +44,7 @@ class NetRendezvous final : public Rendezvous {
   std::string local_task_;
   int64_t run_id_;
   Push push_;
+  bool compress_;
   LocalRendezvous local_;
 };
 
@@ -60,12 +63,15 @@ class RunRendezvousTable {
   // Aborts every open run (a peer died, the session ends).
   void AbortAll(const Status& status);
   const std::string& local_task() const { return local_task_; }
+  // Runs opened from now on compress f32 transfers (the session's Hello says).
+  void set_compress(bool compress) { compress_.store(compress); }
 
  private:
   static constexpr size_t kMaxOpenRuns = 4096;
   static constexpr size_t kRememberClosed = 4096;
   std::string local_task_;
   NetRendezvous::Push push_;
+  std::atomic<bool> compress_{false};
   std::mutex mu_;
   std::unordered_map<int64_t, std::shared_ptr<NetRendezvous>> open_;  // guarded by mu_
   std::unordered_set<int64_t> closed_;                                 // guarded by mu_

@@ -4,25 +4,47 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <ctime>
 #include <iostream>
+#include <vector>
 
+#include "net/curve.h"
 #include "net/protocol.h"
 
 namespace tfg::net {
 namespace {
 
+std::atomic<int64_t> g_bytes_sent{0};
+std::atomic<int64_t> g_bytes_received{0};
+
 Status ZmqError(const std::string& what) {
   return Error(Code::kUnavailable, "{}: {}", what, zmq_strerror(zmq_errno()));
 }
 
-// Every socket's options. CURVE keys would be set here. `linger_ms`: how
-// long closing waits for queued frames to leave (a peer that is gone must
-// not hold up the exit for long).
-void ConfigureSocket(void* socket, int linger_ms) {
+enum class Role { kServer, kClient };
+
+void SetKey(void* socket, int option, const std::string& z85) {
+  zmq_setsockopt(socket, option, z85.c_str(), z85.size());
+}
+
+// Every socket's options, the CURVE keys of its role among them.
+// `linger_ms`: how long closing waits for queued frames to leave (a peer
+// that is gone must not hold up the exit for long).
+void ConfigureSocket(void* socket, Role role, int linger_ms) {
+  const NetSettings& net = GetNetSettings();
+  if (net.curve && role == Role::kServer) {
+    int on = 1;
+    zmq_setsockopt(socket, ZMQ_CURVE_SERVER, &on, sizeof(on));
+    SetKey(socket, ZMQ_CURVE_SECRETKEY, net.keys.server_secret);
+  } else if (net.curve) {
+    SetKey(socket, ZMQ_CURVE_SERVERKEY, net.keys.server_public);
+    SetKey(socket, ZMQ_CURVE_PUBLICKEY, net.keys.client_public);
+    SetKey(socket, ZMQ_CURVE_SECRETKEY, net.keys.client_secret);
+  }
   int linger = linger_ms;
   zmq_setsockopt(socket, ZMQ_LINGER, &linger, sizeof(linger));
   // A frame above the protocol's limit closes the connection before it is
@@ -70,7 +92,8 @@ Result<std::unique_ptr<Transport>> Transport::Start(const std::string& address, 
   if (t->context_ == nullptr) return ZmqError("cannot create a ZeroMQ context");
   t->router_ = zmq_socket(t->context_, ZMQ_ROUTER);
   if (t->router_ == nullptr) return ZmqError("cannot create a socket");
-  ConfigureSocket(t->router_, 0);
+  ConfigureSocket(t->router_, Role::kServer, 0);
+  TFG_RETURN_IF_ERROR(t->StartSecurity());
   if (zmq_bind(t->router_, bind.c_str()) != 0) return ZmqError("cannot listen on " + bind);
   char endpoint[256] = {};
   size_t size = sizeof(endpoint);
@@ -91,6 +114,8 @@ Transport::~Transport() {
   }
   if (thread_.joinable()) thread_.join();
   for (auto& [addr, socket] : peers_) zmq_close(socket);
+  for (auto& [addr, socket] : monitors_) zmq_close(socket);
+  if (zap_ != nullptr) zmq_close(zap_);
   if (router_ != nullptr) zmq_close(router_);
   if (context_ != nullptr) zmq_ctx_term(context_);
   if (wake_fd_ >= 0) close(wake_fd_);
@@ -116,14 +141,26 @@ void Transport::Forget(const std::string& to) {
   (void)ignored;
 }
 
+// Polls the ROUTER, the wake-up fd, the ZAP socket (CURVE only) and each
+// peer's handshake monitor.
 void Transport::Loop() {
+  std::vector<zmq_pollitem_t> items;
+  std::vector<std::pair<std::string, void*>> monitors;
   while (!stop_.load()) {
-    zmq_pollitem_t items[2] = {{router_, 0, ZMQ_POLLIN, 0}, {nullptr, wake_fd_, ZMQ_POLLIN, 0}};
-    if (zmq_poll(items, 2, 200) < 0 && zmq_errno() != EINTR) break;
+    items = {{router_, 0, ZMQ_POLLIN, 0}, {nullptr, wake_fd_, ZMQ_POLLIN, 0}};
+    if (zap_ != nullptr) items.push_back({zap_, 0, ZMQ_POLLIN, 0});
+    const size_t first_monitor = items.size();
+    monitors.assign(monitors_.begin(), monitors_.end());
+    for (const auto& [to, monitor] : monitors) items.push_back({monitor, 0, ZMQ_POLLIN, 0});
+    if (zmq_poll(items.data(), static_cast<int>(items.size()), 200) < 0 && zmq_errno() != EINTR) break;
     if (items[1].revents & ZMQ_POLLIN) {
-      uint64_t count;
-      ssize_t ignored = read(wake_fd_, &count, sizeof(count));
+      uint64_t n;
+      ssize_t ignored = read(wake_fd_, &n, sizeof(n));
       (void)ignored;
+    }
+    if (zap_ != nullptr && (items[2].revents & ZMQ_POLLIN)) AnswerZap();
+    for (size_t i = 0; i < monitors.size(); ++i) {
+      if (items[first_monitor + i].revents & ZMQ_POLLIN) ReadMonitor(monitors[i].first, monitors[i].second);
     }
     SendQueued();
     if (items[0].revents & ZMQ_POLLIN) ReceiveAll();
@@ -134,38 +171,63 @@ void Transport::Loop() {
 // A frame is [peer identity, payload]; anything else is dropped.
 void Transport::ReceiveAll() {
   for (;;) {
-    std::vector<std::string> parts;
+    std::vector<Frame> parts;
     int more = 1;
     while (more) {
-      zmq_msg_t msg;
-      zmq_msg_init(&msg);
-      if (zmq_msg_recv(&msg, router_, ZMQ_DONTWAIT) < 0) {
-        zmq_msg_close(&msg);
+      Frame part;
+      if (zmq_msg_recv(part.msg_, router_, ZMQ_DONTWAIT) < 0) {
         if (parts.empty()) return;
         break;
       }
-      parts.emplace_back(static_cast<const char*>(zmq_msg_data(&msg)), zmq_msg_size(&msg));
-      more = zmq_msg_more(&msg);
-      zmq_msg_close(&msg);
+      more = zmq_msg_more(part.msg_);
+      parts.push_back(std::move(part));
     }
     frames_received_.fetch_add(1);
     if (parts.size() != 2) {
       LogNet("dropped a message of " + std::to_string(parts.size()) + " parts (expected one frame)");
       continue;
     }
+    g_bytes_received.fetch_add(static_cast<int64_t>(parts[1].size()));
     handler_(std::move(parts[1]));
   }
 }
+
+Frame::Frame() : msg_(new zmq_msg_t) { zmq_msg_init(msg_); }
+Frame::~Frame() {
+  if (msg_ == nullptr) return;
+  zmq_msg_close(msg_);
+  delete msg_;
+}
+Frame::Frame(Frame&& o) noexcept : msg_(o.msg_) { o.msg_ = nullptr; }
+const char* Frame::data() const { return static_cast<const char*>(zmq_msg_data(msg_)); }
+size_t Frame::size() const { return zmq_msg_size(msg_); }
 
 void* Transport::PeerSocket(const std::string& to) {
   auto it = peers_.find(to);
   if (it != peers_.end()) return it->second;
   void* socket = zmq_socket(context_, ZMQ_DEALER);
   if (socket == nullptr) return nullptr;
-  ConfigureSocket(socket, 200);
+  ConfigureSocket(socket, Role::kClient, 200);
+  {
+    // Handshake outcomes only: they say why a peer never answers.
+    const std::string name = "inproc://tfg-monitor-" + std::to_string(next_monitor_++);
+    const int events = ZMQ_EVENT_HANDSHAKE_FAILED_AUTH | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+                       ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_SUCCEEDED;
+    void* monitor = zmq_socket(context_, ZMQ_PAIR);
+    if (monitor != nullptr && zmq_socket_monitor(socket, name.c_str(), events) == 0 &&
+        zmq_connect(monitor, name.c_str()) == 0) {
+      monitors_[to] = monitor;
+    } else if (monitor != nullptr) {
+      zmq_close(monitor);
+    }
+  }
   if (zmq_connect(socket, to.c_str()) != 0) {
     LogNet("cannot connect to " + to + ": " + zmq_strerror(zmq_errno()));
     zmq_close(socket);
+    if (auto m = monitors_.find(to); m != monitors_.end()) {
+      zmq_close(m->second);
+      monitors_.erase(m);
+    }
     return nullptr;
   }
   peers_[to] = socket;
@@ -185,14 +247,120 @@ void Transport::SendQueued() {
     if (it == peers_.end()) continue;
     zmq_close(it->second);
     peers_.erase(it);
+    auto m = monitors_.find(to);
+    if (m != monitors_.end()) {
+      zmq_close(m->second);
+      monitors_.erase(m);
+    }
   }
   for (auto& [to, frame] : out) {
     void* socket = PeerSocket(to);
     if (socket == nullptr) continue;
-    if (zmq_send(socket, frame.data(), frame.size(), ZMQ_DONTWAIT) < 0) {
+    // ZeroMQ takes the frame's buffer instead of copying it.
+    const size_t size = frame.size();
+    auto* owned = new std::string(std::move(frame));
+    zmq_msg_t msg;
+    zmq_msg_init_data(&msg, owned->data(), size, [](void*, void* hint) { delete static_cast<std::string*>(hint); },
+                      owned);
+    if (zmq_msg_send(&msg, socket, ZMQ_DONTWAIT) < 0) {
+      zmq_msg_close(&msg);  // frees `owned`
       LogNet("dropped a frame to " + to + ": " + zmq_strerror(zmq_errno()));
+    } else {
+      g_bytes_sent.fetch_add(static_cast<int64_t>(size));
     }
   }
+}
+
+// ------------------------------------------------------------------ CURVE
+
+// The ZAP handler must be bound before the ROUTER so that no connection
+// slips in unchecked.
+Status Transport::StartSecurity() {
+  const NetSettings& net = GetNetSettings();
+  if (!net.curve) return Status::OK();
+  for (const std::string& key : net.keys.authorized) authorized_.insert(Z85ToBinary(key));
+  zap_ = zmq_socket(context_, ZMQ_REP);
+  if (zap_ == nullptr) return ZmqError("cannot create the ZAP socket");
+  int linger = 0;
+  zmq_setsockopt(zap_, ZMQ_LINGER, &linger, sizeof(linger));
+  if (zmq_bind(zap_, "inproc://zeromq.zap.01") != 0) return ZmqError("cannot start the ZAP handler");
+  return Status::OK();
+}
+
+namespace {
+
+std::vector<std::string> ReceiveParts(void* socket) {
+  std::vector<std::string> parts;
+  int more = 1;
+  while (more) {
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    if (zmq_msg_recv(&msg, socket, ZMQ_DONTWAIT) < 0) {
+      zmq_msg_close(&msg);
+      break;
+    }
+    parts.emplace_back(static_cast<const char*>(zmq_msg_data(&msg)), zmq_msg_size(&msg));
+    more = zmq_msg_more(&msg);
+    zmq_msg_close(&msg);
+  }
+  return parts;
+}
+
+}  // namespace
+
+// A ZAP request (RFC 27): version, request id, domain, address, identity,
+// mechanism, then the client's 32-byte public key for CURVE.
+void Transport::AnswerZap() {
+  std::vector<std::string> req = ReceiveParts(zap_);
+  // A REP socket must answer before it can receive again: even a request
+  // libzmq would never send gets a refusal.
+  req.resize(std::max<size_t>(req.size(), 6));
+  const bool ok = req.size() == 7 && req[0] == "1.0" && req[5] == "CURVE" && authorized_.count(req[6]) != 0;
+  if (!ok && refused_logged_.insert(req.size() == 7 ? req[6] : req[5]).second) {
+    LogNet("refused a " + req[5] + " client at " + req[3] + ": its key is not in --curve-keys DIR/authorized");
+  }
+  const std::string status = ok ? "200" : "400";
+  const std::string text = ok ? "OK" : "not authorized";
+  const std::string reply[6] = {"1.0", req[1], status, text, "", ""};
+  for (int i = 0; i < 6; ++i) zmq_send(zap_, reply[i].data(), reply[i].size(), i < 5 ? ZMQ_SNDMORE : 0);
+}
+
+// A monitor event: [u16 event, u32 value] and the endpoint.
+void Transport::ReadMonitor(const std::string& to, void* monitor) {
+  std::vector<std::string> parts = ReceiveParts(monitor);
+  if (parts.empty() || parts[0].size() < 6) return;
+  uint16_t event;
+  uint32_t value;
+  std::memcpy(&event, parts[0].data(), 2);
+  std::memcpy(&value, parts[0].data() + 2, 4);
+  std::string problem;
+  if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) {
+    problem = "refused the connection: not authorized (this process's --curve-keys client key is not in its "
+              "authorized/)";
+  } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL && value == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH) {
+    problem = "refused the connection: it does not use CURVE security (--curve-keys on one side only)";
+  } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL || event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL) {
+    problem = "the CURVE handshake failed (another cluster's server key?)";
+  }
+  std::lock_guard<std::mutex> lock(problems_mu_);
+  problems_[to] = problem;
+}
+
+std::string Transport::PeerProblem(const std::string& to) const {
+  std::lock_guard<std::mutex> lock(problems_mu_);
+  auto it = problems_.find(to);
+  return it == problems_.end() ? "" : it->second;
+}
+
+TrafficCount NetworkTraffic() { return {g_bytes_sent.load(), g_bytes_received.load()}; }
+
+std::string NetworkTrafficReport() {
+  const TrafficCount t = NetworkTraffic();
+  if (t.bytes_sent == 0 && t.bytes_received == 0) return "";
+  constexpr double kMiB = 1024.0 * 1024.0;
+  return fmt::format("network: {:.2f} MiB sent, {:.2f} MiB received ({} and {} bytes){}\n", t.bytes_sent / kMiB,
+                     t.bytes_received / kMiB, t.bytes_sent, t.bytes_received,
+                     GetNetSettings().compress_transfers ? " (f32 transfers compressed to 16 bits)" : "");
 }
 
 }  // namespace tfg::net

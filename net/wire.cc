@@ -11,6 +11,8 @@
 // leaves this file. cereal is used in this translation unit only.
 #include "net/wire_archive.h"
 
+#include <cstring>
+
 namespace tfg::net::wire {
 
 // ------------------------------------------------------------ primitives
@@ -119,6 +121,38 @@ Tensor LoadTensor(In& in) {
       }
       break;
     case DType::kInvalid: break;
+  }
+  return std::move(*t);
+}
+
+// Layout: u32 rank, i64 dims, then u16 per element (no dtype byte: only
+// f32 is ever truncated).
+void SaveTruncatedF32(Out& ar, const Tensor& t) {
+  ar(static_cast<uint32_t>(t.rank()));
+  for (int64_t d : t.shape().dims()) ar(d);
+  const int64_t n = t.num_elements();
+  std::vector<uint16_t> high(static_cast<size_t>(n));
+  const float* src = t.data<float>();
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &src[i], 4);
+    high[i] = static_cast<uint16_t>(bits >> 16);
+  }
+  ar(cereal::binary_data(high.data(), high.size() * 2));
+}
+
+Tensor LoadTruncatedF32(In& in) {
+  TensorShape shape = LoadTensorShape(in);
+  const auto n = static_cast<size_t>(shape.num_elements());
+  if (n > in.buf.left() / 2) Refuse("tensor of {} elements, more than the message holds", n);
+  std::vector<uint16_t> high(n);
+  in.ar(cereal::binary_data(high.data(), n * 2));
+  auto t = Tensor::Allocate(HostAllocator(), DType::kF32, std::move(shape));
+  if (!t.ok()) Refuse("cannot allocate a received tensor: {}", t.status().message());
+  float* dst = t->data<float>();
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t bits = static_cast<uint32_t>(high[i]) << 16;
+    std::memcpy(&dst[i], &bits, 4);
   }
   return std::move(*t);
 }

@@ -39,6 +39,28 @@ class MemBuf : public std::streambuf {
   size_t left() const { return static_cast<size_t>(egptr() - gptr()); }
 };
 
+// An output stream into a std::string reserved up front, so a large
+// tensor is copied once while encoding (an ostringstream regrows and
+// copies its buffer again and again).
+class StringSink : public std::streambuf {
+ public:
+  explicit StringSink(size_t reserve) { out_.reserve(reserve); }
+  std::string Take() { return std::move(out_); }
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    out_.append(s, static_cast<size_t>(n));
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) out_.push_back(static_cast<char>(c));
+    return c;
+  }
+
+ private:
+  std::string out_;
+};
+
 // The input archive with its byte budget.
 struct In {
   explicit In(MemBuf& b) : buf(b), stream(&b), ar(stream) {}
@@ -69,6 +91,9 @@ void Save(Out& ar, const PartialShape& s);
 PartialShape LoadPartialShape(In& in);
 void SaveTensor(Out& ar, const Tensor& t);
 Tensor LoadTensor(In& in);
+// An f32 tensor as the upper 16 bits of each element, and back (low bits 0).
+void SaveTruncatedF32(Out& ar, const Tensor& t);
+Tensor LoadTruncatedF32(In& in);
 void SaveTensors(Out& ar, const std::vector<Tensor>& ts);
 std::vector<Tensor> LoadTensors(In& in);
 void SaveStrings(Out& ar, const std::vector<std::string>& v);

@@ -98,6 +98,7 @@ void SaveHello(Out& ar, const Hello& h) {
     Save(ar, address);
   }
   ar(h.heartbeat_seconds);
+  SaveBool(ar, h.compress_transfers);
 }
 Hello LoadHello(In& in) {
   Hello h;
@@ -110,6 +111,7 @@ Hello LoadHello(In& in) {
   }
   h.heartbeat_seconds = in.Read<double>();
   if (!(h.heartbeat_seconds > 0 && h.heartbeat_seconds <= 3600)) Refuse("heartbeat interval out of range");
+  h.compress_transfers = LoadBool(in, "compress_transfers");
   return h;
 }
 
@@ -156,7 +158,12 @@ void SaveTransfer(Out& ar, const TensorTransfer& t) {
   Save(ar, t.tensor_name);
   ar(t.frame_id, t.iteration);
   SaveBool(ar, t.is_dead);
-  if (!t.is_dead) SaveTensor(ar, t.value);
+  if (t.is_dead) return;
+  // The flag on the wire says what the bytes are, not what was asked.
+  const bool truncated = t.compress && t.value.IsInitialized() && t.value.dtype() == DType::kF32;
+  SaveBool(ar, truncated);
+  if (truncated) return SaveTruncatedF32(ar, t.value);
+  SaveTensor(ar, t.value);
 }
 TensorTransfer LoadTransfer(In& in) {
   TensorTransfer t;
@@ -167,7 +174,9 @@ TensorTransfer LoadTransfer(In& in) {
   t.frame_id = in.Read<int64_t>();
   t.iteration = in.Read<int64_t>();
   t.is_dead = LoadBool(in, "is_dead");
-  if (!t.is_dead) t.value = LoadTensor(in);
+  if (t.is_dead) return t;
+  t.compress = LoadBool(in, "compressed");
+  t.value = t.compress ? LoadTruncatedF32(in) : LoadTensor(in);
   return t;
 }
 
@@ -220,8 +229,25 @@ void LoadBody(In& in, Message& m) {
 
 }  // namespace wire
 
+namespace {
+
+// Room for the tensors a message carries, plus its other fields.
+size_t EstimateBytes(const Message& m) {
+  size_t n = 1024;
+  auto add = [&n](const Tensor& t) {
+    if (t.IsInitialized() && t.dtype() != DType::kString) n += t.bytes();
+  };
+  add(m.tensor.value);
+  for (const Tensor& t : m.run_step.feeds) add(t);
+  for (const Tensor& t : m.step_done.fetches) add(t);
+  return n;
+}
+
+}  // namespace
+
 Result<std::string> EncodeMessage(const Message& m) {
-  std::ostringstream stream;
+  wire::StringSink sink(EstimateBytes(m));
+  std::ostream stream(&sink);
   try {
     wire::Out ar(stream);
     ar(kMagic, kProtocolVersion, static_cast<uint8_t>(m.kind), m.request_id, m.session_id);
@@ -230,7 +256,7 @@ Result<std::string> EncodeMessage(const Message& m) {
   } catch (const std::exception& e) {
     return InvalidArgument("cannot encode a {} message: {}", MessageKindName(m.kind), e.what());
   }
-  std::string out = std::move(stream).str();
+  std::string out = sink.Take();
   if (out.size() > kMaxMessageBytes) {
     return Error(Code::kResourceExhausted, "a {} message of {} bytes is above the limit of {}",
                  MessageKindName(m.kind), out.size(), kMaxMessageBytes);

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "ops/framework/file_root.h"
+
 namespace tfg::checkpoint {
 namespace {
 
@@ -81,7 +83,8 @@ int64_t StepOf(const std::string& name, const std::string& prefix) {
 
 }  // namespace
 
-Status Write(const std::string& path, const std::vector<Entry>& entries) {
+Status Write(const std::string& asked, const std::vector<Entry>& entries) {
+  TFG_ASSIGN_OR_RETURN(const std::string path, ResolveFilePath(asked));
   auto bytes = Encode(entries);
   if (!bytes.ok()) return Status(bytes.status()).Prepend(fmt::format("cannot save '{}': ", path));
   TFG_RETURN_IF_ERROR(MakeParents(path));
@@ -96,7 +99,8 @@ Status Write(const std::string& path, const std::vector<Entry>& entries) {
   return Status::OK();
 }
 
-Result<std::vector<Entry>> Read(const std::string& path) {
+Result<std::vector<Entry>> Read(const std::string& asked) {
+  TFG_ASSIGN_OR_RETURN(const std::string path, ResolveFilePath(asked));
   TFG_ASSIGN_OR_RETURN(std::string bytes, ReadWhole(path));
   auto entries = Decode(bytes);
   if (!entries.ok()) return Status(entries.status()).Prepend(fmt::format("checkpoint '{}' is refused: ", path));

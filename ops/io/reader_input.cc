@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "ops/framework/file_root.h"
+
 namespace tfg::io {
 namespace {
 
@@ -27,7 +29,8 @@ Result<Compression> ParseCompression(const std::string& name) {
   return InvalidArgument("compression must be \"\" or \"gzip\", got \"{}\"", name);
 }
 
-Result<std::unique_ptr<InputFile>> InputFile::Open(const std::string& path, Compression compression) {
+Result<std::unique_ptr<InputFile>> InputFile::Open(const std::string& asked, Compression compression) {
+  TFG_ASSIGN_OR_RETURN(const std::string path, ResolveFilePath(asked));
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) return OpenError(path, errno);
   if (!S_ISREG(st.st_mode)) return InvalidArgument("cannot read '{}': it is not a regular file", path);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "ops/framework/file_root.h"
 #include "ops/io/record_format.h"
 #include "ops/summary/graph_def.h"
 #include "proto/event.pb.h"
@@ -55,8 +56,9 @@ double WallTime() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-Result<std::unique_ptr<EventWriter>> EventWriter::Create(const std::string& dir) {
-  if (dir.empty()) return InvalidArgument("the log directory name is empty");
+Result<std::unique_ptr<EventWriter>> EventWriter::Create(const std::string& asked) {
+  if (asked.empty()) return InvalidArgument("the log directory name is empty");
+  TFG_ASSIGN_OR_RETURN(const std::string dir, ResolveFilePath(asked));
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error(Code::kFailedPrecondition, "cannot create log directory '{}': {}", dir, ec.message());

@@ -130,6 +130,26 @@ TEST(ParseArgsTest, Cluster) {
   EXPECT_EQ(ParseError({"--heartbeat", "0", "a.tfg"}), "--heartbeat expects seconds from 0.01 to 3600, found '0'");
 }
 
+TEST(ParseArgsTest, SecurityAndCompression) {
+  auto w = ParseArgs({"--worker", "--listen", ":7001", "--curve-keys", "keys", "--data-dir=/srv/data"});
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  EXPECT_EQ(w->curve_keys, "keys");
+  EXPECT_EQ(w->data_dir, "/srv/data");
+  auto m = ParseArgs({"--compress-transfers", "--curve-keys=keys", "a.tfg"});
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  EXPECT_TRUE(m->compress_transfers);
+  EXPECT_EQ(m->curve_keys, "keys");
+  auto k = ParseArgs({"keygen", "keys"});
+  ASSERT_TRUE(k.ok()) << k.status().ToString();
+  EXPECT_EQ(k->command, Command::kKeygen);
+  EXPECT_EQ(k->file, "keys");
+  EXPECT_EQ(ParseError({"keygen"}), "keygen needs a DIR");
+  EXPECT_EQ(ParseError({"--data-dir", "d", "a.tfg"}), "--data-dir goes with --worker");
+  EXPECT_EQ(ParseError({"--worker", "--listen", ":1", "--compress-transfers"}),
+            "--compress-transfers is the master's choice (it tells the workers): drop it here");
+  EXPECT_EQ(ParseError({"--curve-keys=", "a.tfg"}), "--curve-keys expects a directory");
+}
+
 TEST(ParseArgsTest, StatsAndTrace) {
   auto r = ParseArgs({"--stats", "--trace", "out.json", "a.tfg"});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -145,7 +165,7 @@ TEST(UsageTest, MentionsEveryOption) {
   std::string usage = Usage();
   for (const char* s :
        {"--threads", "--seed", "--quiet", "--check-numerics", "--stats", "--trace", "--help", "--version", "check",
-        "graph", "--dot"}) {
+        "graph", "--dot", "keygen", "--curve-keys", "--data-dir", "--compress-transfers"}) {
     EXPECT_NE(usage.find(s), std::string::npos) << s;
   }
 }

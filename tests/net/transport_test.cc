@@ -24,13 +24,13 @@ TEST(TransportTest, FramesArriveInOrder) {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<std::string> got;
-  auto a = Transport::Start("tcp://127.0.0.1:0", [&](std::string f) {
+  auto a = Transport::Start("tcp://127.0.0.1:0", [&](Frame f) {
     std::lock_guard<std::mutex> lock(mu);
-    got.push_back(std::move(f));
+    got.emplace_back(std::string_view(f));
     cv.notify_all();
   });
   ASSERT_TRUE(a.ok()) << a.status().ToString();
-  auto b = Transport::Start("tcp://127.0.0.1:0", [](std::string) {});
+  auto b = Transport::Start("tcp://127.0.0.1:0", [](Frame) {});
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   EXPECT_NE((*a)->address().find("tcp://127.0.0.1:"), std::string::npos);
   const std::string big(1 << 20, 'x');
@@ -45,9 +45,9 @@ TEST(TransportTest, FramesArriveInOrder) {
 }
 
 TEST(TransportTest, ABusyPortIsAnError) {
-  auto a = Transport::Start("tcp://127.0.0.1:0", [](std::string) {});
+  auto a = Transport::Start("tcp://127.0.0.1:0", [](Frame) {});
   ASSERT_TRUE(a.ok());
-  auto b = Transport::Start((*a)->address(), [](std::string) {});
+  auto b = Transport::Start((*a)->address(), [](Frame) {});
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.status().message().find("cannot listen on " + (*a)->address()), std::string::npos)
       << b.status().message();

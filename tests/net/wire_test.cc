@@ -198,7 +198,7 @@ TEST(WireTest, RefusesBadHeadersAndTrailingBytes) {
   std::string bad_version = bytes;
   bad_version[5] = 9;
   EXPECT_EQ(DecodeMessage(bad_version).status().message(),
-            "malformed message: protocol version 9 (this tfg speaks 1)");
+            "malformed message: protocol version 9 (this tfg speaks 2)");
   std::string bad_kind = bytes;
   bad_kind[7] = 99;
   EXPECT_EQ(DecodeMessage(bad_kind).status().message(), "malformed message: unknown message kind 99");
@@ -225,6 +225,56 @@ TEST(WireTest, StatusKeepsItsSourceLine) {
   EXPECT_EQ(back.span().ToString(), "m.tfg:2:5");
   EXPECT_EQ(back.span().file->Line(2), "b = reshape(x, [2])");
   EXPECT_EQ(FormatDiagnostic(back), FormatDiagnostic(s));
+}
+
+Message TransferOf(Tensor value, bool compress) {
+  Message m;
+  m.kind = MessageKind::kTensor;
+  m.tensor.run_id = 3;
+  m.tensor.tensor_name = "w:0";
+  m.tensor.compress = compress;
+  m.tensor.value = std::move(value);
+  return m;
+}
+
+// The expected values are the f32 bit patterns with the low 16 bits
+// cleared, written out by hand: 1.0f is exact in 16 bits; 0.1f
+// (0x3dcccccd) becomes 0x3dcc0000; -3.14159f (0xc0490fd0) becomes
+// 0xc0490000; 65537.0f (0x47800080) becomes 0x47800000 (65536).
+TEST(WireTest, CompressedF32TransfersKeepTheUpper16Bits) {
+  const uint32_t in_bits[] = {0x3f800000u, 0x3dcccccdu, 0xc0490fd0u, 0x47800080u, 0x7f800000u};
+  const uint32_t want_bits[] = {0x3f800000u, 0x3dcc0000u, 0xc0490000u, 0x47800000u, 0x7f800000u};
+  Tensor value(HostAllocator(), DType::kF32, TensorShape({5, 1}));
+  std::memcpy(value.data<float>(), in_bits, sizeof(in_bits));
+  const std::string whole = Encode(TransferOf(value, false));
+  const std::string compressed = Encode(TransferOf(value, true));
+  EXPECT_EQ(whole.size() - compressed.size(), 5u * 2 + 1);  // 2 bytes per element and the dtype byte
+  auto back = DecodeMessage(compressed);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(back->tensor.compress);
+  ASSERT_EQ(back->tensor.value.dtype(), DType::kF32);
+  EXPECT_EQ(back->tensor.value.shape(), TensorShape({5, 1}));
+  uint32_t got_bits[5];
+  std::memcpy(got_bits, back->tensor.value.data<float>(), sizeof(got_bits));
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(got_bits[i], want_bits[i]) << "element " << i;
+}
+
+TEST(WireTest, CompressionLeavesOtherDtypesWhole) {
+  for (Tensor value : {Tensor::FromVector<double>({0.1, -2.5}, TensorShape({2})),
+                       Tensor::FromVector<int32_t>({70001, -3}, TensorShape({2})), Strings()}) {
+    const std::string compressed = Encode(TransferOf(value, true));
+    EXPECT_EQ(compressed.size(), Encode(TransferOf(value, false)).size());
+    auto back = DecodeMessage(compressed);
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    EXPECT_FALSE(back->tensor.compress);
+    EXPECT_EQ(back->tensor.value.DebugString(), value.DebugString());
+  }
+}
+
+// A compressed transfer claiming more elements than its bytes is refused.
+TEST(WireTest, CompressedTransferTruncationIsRefused) {
+  const std::string bytes = Encode(TransferOf(Tensor::FromVector<float>({1, 2, 3}, TensorShape({3})), true));
+  for (size_t n = 0; n < bytes.size(); ++n) EXPECT_FALSE(DecodeMessage(bytes.substr(0, n)).ok()) << n;
 }
 
 }  // namespace

@@ -299,17 +299,22 @@ run(dequeue(q))
         raw.close()
         # Well-framed ZMTP carrying malformed tfg messages: refused and logged.
         # A message starts with cereal's endianness byte (1: little-endian).
-        valid_header = b"\x01" + struct.pack("<IHBQQ", 0x4E474654, 1, 7, 1, 1)
-        payloads = [b"", b"\x00", os.urandom(300), b"\x01" + struct.pack("<IHB", 0x4E474654, 1, 99),
-                    b"\x01" + struct.pack("<IHB", 0x4E474654, 2, 1), valid_header,
-                    valid_header + struct.pack("<Q", 1 << 62)]
+        valid_header = b"\x01" + struct.pack("<IHBQQ", 0x4E474654, 2, 7, 1, 1)
+        # A valid envelope (RunStep, empty reply address) whose body claims
+        # more feeds than it holds, and one whose body stops short.
+        run_step = b"\x01" + struct.pack("<IHBQQQ", 0x4E474654, 2, 5, 1, 1, 0)
+        bad_bodies = [run_step + struct.pack("<QqQd", 1, 2, 3, 0.5) + struct.pack("<Q", 1 << 40),
+                      run_step + b"\x01\x02"]
+        payloads = [b"", b"\x00", os.urandom(300), b"\x01" + struct.pack("<IHB", 0x4E474654, 2, 99),
+                    b"\x01" + struct.pack("<IHB", 0x4E474654, 3, 1), valid_header,
+                    valid_header + struct.pack("<Q", 1 << 62), *bad_bodies]
         d = zmtp_dealer(w.port)
         for p in payloads:
             d.sendall(zmtp_frame(p))
         # Closing with the worker's READY unread would reset the connection
         # and lose the frames still in flight: wait for them to be read.
         for _ in range(100):
-            if "more than the message holds" in w.stderr():
+            if w.stderr().count("refused a frame") >= len(payloads):
                 break
             time.sleep(0.05)
         d.close()
@@ -318,7 +323,8 @@ run(dequeue(q))
         self.assertIn("refused a frame", log)
         self.assertIn("bad magic", log)
         self.assertIn("unknown message kind 99", log)
-        self.assertIn("protocol version 2 (this tfg speaks 1)", log)
+        self.assertIn("protocol version 3 (this tfg speaks 2)", log)
+        self.assertIn("tensor list: 1099511627776 elements, more than the message holds", log)
         self.assertIn("reply address: 4611686018427387904 elements, more than the message holds", log)
         # ...and it still serves a master.
         r = self.run_tfg("--cluster", "worker=" + w.address, self.script(
