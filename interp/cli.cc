@@ -143,7 +143,7 @@ Status ArgParser::ParseOption(const std::string& arg) {
   } else if (is("--cluster")) {
     TFG_ASSIGN_OR_RETURN(opts_.cluster, OptionValue(arg, "--cluster"));
     if (auto spec = ParseClusterFlag(opts_.cluster); !spec.ok()) return UsageError(spec.status().message());
-  } else if (is("--heartbeat") || is("--master-timeout")) {
+  } else if (is("--heartbeat") || is("--master-timeout") || is("--recovery-timeout")) {
     const std::string name = arg.substr(0, arg.find('='));
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, name));
     char* end = nullptr;
@@ -151,7 +151,11 @@ Status ArgParser::ParseOption(const std::string& arg) {
     if (v.empty() || *end != '\0' || !(s >= 0.01) || s > 3600) {
       return UsageError(name + " expects seconds from 0.01 to 3600, found '" + v + "'");
     }
-    (name == "--heartbeat" ? opts_.heartbeat : opts_.master_timeout) = s;
+    if (name == "--recovery-timeout") {
+      opts_.recovery_timeout = s;
+    } else {
+      (name == "--heartbeat" ? opts_.heartbeat : opts_.master_timeout) = s;
+    }
   } else {
     return UsageError("unknown option '" + arg + "'");
   }
@@ -272,6 +276,7 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.device_type = opts.device_type;
   o.cluster = opts.cluster;
   o.heartbeat = opts.heartbeat;
+  o.recovery_timeout = opts.recovery_timeout;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -415,6 +420,9 @@ options:
                 (e.g. ps=tcp://127.0.0.1:7001,worker=tcp://127.0.0.1:7002;tcp://127.0.0.1:7003)
   --heartbeat S seconds between liveness checks of the cluster's tasks (default 1);
                 a task silent for three is dead and fails the run
+  --recovery-timeout S
+                with checkpoint_every, how long to wait for a dead task to come
+                back before the run fails (default 60)
   --worker --listen ADDR
                 serve as a distributed worker on ADDR (tcp://127.0.0.1:PORT; a bare
                 :PORT binds loopback) until SIGINT or SIGTERM

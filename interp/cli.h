@@ -49,6 +49,7 @@ struct CliOptions {
   std::string cluster;                   // --cluster JOB=ADDR;ADDR,...
   double heartbeat = 1;                  // --heartbeat S
   double master_timeout = 10;            // --master-timeout S (worker)
+  double recovery_timeout = 60;          // --recovery-timeout S
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

@@ -82,6 +82,17 @@ class ClusterClient {
   // Tensors from workers to this process's devices arrive here.
   net::RunRendezvousTable& runs() { return *runs_; }
 
+  // Recovery (docs/distributed.md, "Failures and recovery"). The tasks
+  // found dead (silent for three heartbeats), in index order.
+  std::vector<int> DeadTasks();
+  // Why `task` is dead ("" when it is alive).
+  std::string DeadReason(int task);
+  // Says Hello to a dead task again and again (it may be restarted, or
+  // replaced at its address) until it answers or `timeout_seconds` pass.
+  // On an answer the task is alive again, with no state of this session
+  // when it is a new process: its partitions must be registered again.
+  Status Reconnect(int task, double timeout_seconds);
+
  private:
   struct Pending {
     int task = -1;
@@ -94,7 +105,8 @@ class ClusterClient {
   void FailRequest(const std::string& frame, const Status& why);
   // Sends and waits for the reply (or the task's death, or `timeout`).
   Result<net::Message> Call(int task, net::Message m, double timeout_seconds);
-  uint64_t SendRequest(int task, net::Message m);
+  uint64_t SendRequest(int task, net::Message m, bool even_if_dead = false);
+  net::Message HelloFor(int task) const;
   Result<net::Message> Wait(uint64_t id, double timeout_seconds);
   void Post(int task, net::Message m);
   void HeartbeatLoop();

@@ -258,6 +258,16 @@ Status Session::AttachCluster(const ClusterSpec& tasks, std::shared_ptr<ClusterC
   impl_->plans.clear();
   return Status::OK();
 }
+void Session::ForgetTask(int task) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  for (auto it = impl_->plans.begin(); it != impl_->plans.end();) {
+    const PartitionedPlan* parts = it->second.parts.get();
+    const bool on_task = parts != nullptr && std::any_of(parts->parts.begin(), parts->parts.end(),
+                                                         [task](const auto& p) { return p.remote_task == task; });
+    it = on_task ? impl_->plans.erase(it) : std::next(it);
+  }
+}
+
 int64_t Session::plans_built() const { return impl_->plans_built.load(std::memory_order_relaxed); }
 int64_t Session::runs() const { return impl_->runs.load(std::memory_order_relaxed); }
 const RunStats* Session::stats() const { return impl_->stats.get(); }
