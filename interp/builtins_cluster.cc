@@ -56,6 +56,22 @@ Result<Value> Cluster(Evaluator& ev, BoundArgs& args) {
   return Value();
 }
 
+// {"ps": [addr], "worker": [addr, addr]}: the cluster declared so far
+// (by --cluster or cluster()), or none; so a script can take its cluster
+// from the command line and count its tasks.
+Result<Value> ClusterSpecBuiltin(Evaluator& ev, BoundArgs&) {
+  const std::vector<ClusterTask>& tasks = ev.session().cluster_tasks();
+  if (tasks.empty()) return Value();
+  Value out = Value::NewDict();
+  for (const ClusterTask& t : tasks) {
+    const std::string job = t.name.substr(5, t.name.find('/', 5) - 5);  // "/job:NAME/..."
+    Value key = Value::Str(job);
+    if (out.as_dict().Find(key) == nullptr) TFG_RETURN_IF_ERROR(out.as_dict().Set(key, Value::NewList()));
+    out.as_dict().Find(key)->as_list().items.push_back(Value::Str(t.address));
+  }
+  return out;
+}
+
 BuiltinRegistrar reg({
     BuiltinDef{"cluster",
                {{"spec", std::nullopt}, {"heartbeat", Value::Float(1.0)}},
@@ -63,6 +79,10 @@ BuiltinRegistrar reg({
                "(`tfg --worker --listen ADDR` processes); checks each task, then `with device(\"/job:ps/task:0\")` "
                "places work on them. `heartbeat`: seconds between liveness checks (a task silent for three is dead)",
                Cluster},
+    BuiltinDef{"cluster_spec", {},
+               "the cluster declared so far (by --cluster or cluster()) as a dict of job name to the addresses of "
+               "its tasks, or none when there is none",
+               ClusterSpecBuiltin},
 });
 
 }  // namespace

@@ -147,6 +147,7 @@ struct Session::Impl {
   bool optimize;
   std::string default_device_type;
   bool cluster_declared = false;
+  std::vector<ClusterTask> cluster_tasks;
   std::shared_ptr<ClusterClient> cluster;  // worker mode; declared last: closed first
 };
 
@@ -244,12 +245,14 @@ Session::~Session() = default;
 Device* Session::cpu_device() { return impl_->device.get(); }
 const DeviceSet& Session::devices() const { return impl_->devices; }
 ClusterClient* Session::cluster() const { return impl_->cluster.get(); }
+const std::vector<ClusterTask>& Session::cluster_tasks() const { return impl_->cluster_tasks; }
 
 Status Session::AttachCluster(const ClusterSpec& tasks, std::shared_ptr<ClusterClient> cluster) {
   if (impl_->cluster_declared) {
     return FailedPrecondition("the cluster is declared already (cluster() or --cluster, once per run)");
   }
   impl_->cluster_declared = true;
+  impl_->cluster_tasks = tasks;
   for (size_t i = 0; i < tasks.size(); ++i) {
     impl_->devices.AddOwned(std::make_unique<RemoteDevice>(tasks[i].name + "/device:cpu:0", static_cast<int>(i)));
   }
