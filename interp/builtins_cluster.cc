@@ -9,10 +9,12 @@
 
 namespace tfg {
 
-Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect) {
+Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect,
+                               const std::string& listen) {
   if (!connect) return session.AttachCluster(spec, nullptr);
   ClusterOptions options;
   options.heartbeat_seconds = heartbeat_seconds;
+  if (!listen.empty()) options.listen = listen;
   options.local_task = net::TaskOf(session.devices().device(0)->name());
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<ClusterClient> client, ClusterClient::Connect(spec, options));
   return session.AttachCluster(spec, std::move(client));
@@ -51,7 +53,8 @@ Result<Value> Cluster(Evaluator& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(ClusterSpec spec, SpecArg(args));
   TFG_ASSIGN_OR_RETURN(double heartbeat, NumberArg(args, 1));
   if (!(heartbeat >= 0.01 && heartbeat <= 3600)) return Fail(args, 1, "heartbeat must be from 0.01 to 3600 seconds");
-  Status s = ConnectSessionToCluster(ev.session(), std::move(spec), heartbeat, !ev.options().check_only);
+  Status s = ConnectSessionToCluster(ev.session(), std::move(spec), heartbeat, !ev.options().check_only,
+                                     ev.options().master_listen);
   if (!s.ok()) return s.WithSpan(args.span);
   return Value();
 }

@@ -140,6 +140,9 @@ Status ArgParser::ParseOption(const std::string& arg) {
   } else if (is("--listen")) {
     TFG_ASSIGN_OR_RETURN(opts_.listen, OptionValue(arg, "--listen"));
     if (opts_.listen.empty()) return UsageError("--listen expects an address, e.g. tcp://127.0.0.1:7001");
+  } else if (is("--master-listen")) {
+    TFG_ASSIGN_OR_RETURN(opts_.master_listen, OptionValue(arg, "--master-listen"));
+    if (auto a = net::NormalizeAddress(opts_.master_listen); !a.ok()) return UsageError(a.status().message());
   } else if (is("--cluster")) {
     TFG_ASSIGN_OR_RETURN(opts_.cluster, OptionValue(arg, "--cluster"));
     if (auto spec = ParseClusterFlag(opts_.cluster); !spec.ok()) return UsageError(spec.status().message());
@@ -213,6 +216,7 @@ Result<CliOptions> ArgParser::Parse() {
     if (opts_.command != Command::kRepl) return UsageError("--worker runs no script: drop '" + opts_.file + "'");
     if (opts_.listen.empty()) return UsageError("--worker needs --listen ADDR, e.g. --listen tcp://127.0.0.1:7001");
     if (!opts_.cluster.empty()) return UsageError("--cluster is for the master (the script), not a --worker");
+    if (!opts_.master_listen.empty()) return UsageError("--master-listen is for the master; a --worker has --listen");
     opts_.command = Command::kWorker;
   } else if (!opts_.listen.empty()) return UsageError("--listen goes with --worker");
   else if (doc_topic_pending_) return UsageError("'doc' needs a topic (known: ops)");
@@ -277,6 +281,7 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.cluster = opts.cluster;
   o.heartbeat = opts.heartbeat;
   o.recovery_timeout = opts.recovery_timeout;
+  o.master_listen = opts.master_listen;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -420,6 +425,9 @@ options:
                 (e.g. ps=tcp://127.0.0.1:7001,worker=tcp://127.0.0.1:7002;tcp://127.0.0.1:7003)
   --heartbeat S seconds between liveness checks of the cluster's tasks (default 1);
                 a task silent for three is dead and fails the run
+  --master-listen ADDR
+                the master's own address for the cluster's tasks (default: a free
+                loopback port); tasks on other machines need one they can reach
   --recovery-timeout S
                 with checkpoint_every, how long to wait for a dead task to come
                 back before the run fails (default 60)

@@ -50,6 +50,7 @@ struct CliOptions {
   double heartbeat = 1;                  // --heartbeat S
   double master_timeout = 10;            // --master-timeout S (worker)
   double recovery_timeout = 60;          // --recovery-timeout S
+  std::string master_listen;             // --master-listen ADDR
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

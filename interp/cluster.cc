@@ -82,7 +82,7 @@ Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, 
   std::shared_ptr<ClusterClient> c(new ClusterClient(std::move(spec), std::move(options)));
   ClusterClient* raw = c.get();
   TFG_ASSIGN_OR_RETURN(c->transport_,
-                       net::Transport::Start("tcp://127.0.0.1:0", [raw](std::string f) { raw->OnFrame(std::move(f)); }));
+                       net::Transport::Start(c->options_.listen, [raw](std::string f) { raw->OnFrame(std::move(f)); }));
   std::vector<uint64_t> ids;
   for (size_t i = 0; i < c->spec_.size(); ++i) {
     ids.push_back(c->SendRequest(static_cast<int>(i), c->HelloFor(static_cast<int>(i))));

@@ -58,6 +58,9 @@ struct ClusterOptions {
   double heartbeat_seconds = 1;  // a task silent for 3 of these is dead
   double connect_timeout_seconds = 5;
   std::string local_task;        // the master's own, e.g. "/job:localhost/replica:0/task:0"
+  // Where the master listens for replies and tensors: tasks on other
+  // machines need an address of this machine they can reach.
+  std::string listen = "tcp://127.0.0.1:0";
 };
 
 class ClusterClient {
@@ -135,6 +138,8 @@ class ClusterClient {
 // (cluster() and --cluster); with `connect` false (check mode) only adds
 // the devices, for placement. Error: a task unreachable or refusing, or a
 // cluster declared already.
-Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect);
+// `listen`: the master's own address ("" for a free loopback port).
+Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect,
+                               const std::string& listen = "");
 
 }  // namespace tfg

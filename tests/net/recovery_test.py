@@ -233,6 +233,17 @@ class RecoveryTest(unittest.TestCase):
         # trained 5 steps more, gives the cluster's result.
         self.assertEqual(out, self.local_run_from(self.ckpt, 35))
 
+    def test_master_listens_where_told(self):
+        # Tasks on other machines reply to the master's --master-listen.
+        self.start_worker(self.ps_port)
+        worker = self.start_worker(self.worker_port)
+        port = free_port()
+        rc, out = self.finish(self.start_master(12, "--master-listen", "tcp://127.0.0.1:%d" % port))
+        self.assertEqual(rc, 0, self.master_stderr())
+        worker.log.flush()
+        with open(worker.log.name) as f:
+            self.assertIn("from tcp://127.0.0.1:%d as /job:worker/replica:0/task:0" % port, f.read())
+
     def local_run_from(self, ckpt, steps):
         local = os.path.join(self.dir, "local.tfg")
         with open(local, "w") as f:
