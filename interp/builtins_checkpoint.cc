@@ -144,6 +144,13 @@ Result<Value> SaveOrRestore(Evaluator& ev, BoundArgs& args, bool restore) {
   if (ev.options().check_only) return restore ? Value() : Value::Str(path);
   if (ev.session().cluster() != nullptr) {
     Status s = restore ? RestoreAcrossTasks(ev, vars, path, !args[1].is_none()) : SaveAcrossTasks(ev, vars, path);
+    // A task that died during checkpoint_every's save: recovered like a
+    // run(), and the save then writes the restored values.
+    if (!s.ok() && !restore) {
+      auto recovered = RecoverFromDeadTasks(ev, s);
+      if (!recovered.ok()) s = recovered.status();
+      if (recovered.ok() && *recovered) s = SaveAcrossTasks(ev, vars, path);
+    }
     if (!s.ok()) return s.WithSpan(args.span);
     return restore ? Value() : Value::Str(path);
   }

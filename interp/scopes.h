@@ -75,7 +75,7 @@ class ScopeStack {
   void PushScope(const std::string& name);
   void PushDeps(const std::vector<Node*>& nodes);
   void PushContainer(const std::string& name);
-  void PushColocate(const std::string& node_name, const DeviceSpec& node_device);
+  void PushColocate(const std::string& node_name, const DeviceSpec& node_device = DeviceSpec());
   void Pop();
   size_t depth() const { return states_.size(); }
 
