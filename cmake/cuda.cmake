@@ -6,7 +6,7 @@
 # only sees CudaDeviceCount() == 0, and cuBLAS is loaded at first use.
 #
 # Included after OPS_SOURCES is globbed and before tfg_ops is made:
-# files that need the toolkit (names ending in `_cuda.cc`, and
+# files that need the toolkit (names ending in `_cuda.cc` or `_cudnn.cc`, and
 # devices/cuda/cuda_*.cc) leave the list when CUDA is off, and
 # devices/cuda/no_cuda.cc (the device count 0 of a build without CUDA)
 # leaves it when CUDA is on. tfg_link_cuda(<target>) then adds the .cu
@@ -32,7 +32,7 @@ endif()
 
 if(NOT TFG_CUDA_ENABLED)
   message(STATUS "CUDA device: off (TFG_CUDA=${TFG_CUDA})")
-  list(FILTER OPS_SOURCES EXCLUDE REGEX "(_cuda\\.cc|/devices/cuda/cuda_[a-z_]+\\.cc)$")
+  list(FILTER OPS_SOURCES EXCLUDE REGEX "(_cuda\\.cc|_cudnn\\.cc|/devices/cuda/cuda_[a-z_]+\\.cc)$")
   function(tfg_link_cuda target)
   endfunction()
   return()
@@ -54,12 +54,23 @@ enable_language(CUDA)
 find_package(CUDAToolkit REQUIRED)
 
 list(FILTER OPS_SOURCES EXCLUDE REGEX "/devices/cuda/no_cuda\\.cc$")
+# cuDNN (GPU convolutions) needs only its headers at build time; it is
+# loaded at first use (devices/cuda/cuda_cudnn.cc). A toolkit without them
+# builds devices/cuda/no_cudnn.cc instead of every *_cudnn.cc file.
+find_path(TFG_CUDNN_INCLUDE_DIR cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+if(TFG_CUDNN_INCLUDE_DIR)
+  list(FILTER OPS_SOURCES EXCLUDE REGEX "/devices/cuda/no_cudnn\\.cc$")
+  message(STATUS "cuDNN headers: ${TFG_CUDNN_INCLUDE_DIR} (cuDNN is loaded at first use)")
+else()
+  list(FILTER OPS_SOURCES EXCLUDE REGEX "(_cudnn\\.cc|/devices/cuda/cuda_cudnn\\.cc)$")
+  message(STATUS "cuDNN headers not found: no GPU convolutions")
+endif()
 file(GLOB_RECURSE TFG_CUDA_KERNEL_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/ops/*.cu ${CMAKE_SOURCE_DIR}/devices/*.cu)
 # The host side of GPU kernels includes the CUDA headers: kept out of the
 # op directories' unity groups.
 set(tfg_cuda_host_sources ${OPS_SOURCES})
-list(FILTER tfg_cuda_host_sources INCLUDE REGEX "(_cuda\\.cc|/devices/cuda/cuda_[a-z_]+\\.cc)$")
+list(FILTER tfg_cuda_host_sources INCLUDE REGEX "(_cuda\\.cc|_cudnn\\.cc|/devices/cuda/cuda_[a-z_]+\\.cc)$")
 set_source_files_properties(${tfg_cuda_host_sources} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 
 message(STATUS "CUDA device: on (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES})")
@@ -81,7 +92,7 @@ target_compile_options(tfg_cuda_kernels PRIVATE --expt-relaxed-constexpr -Xcompi
 # ccache entries stay valid): the include path goes on those files, and
 # the libraries are link-only.
 set_source_files_properties(${tfg_cuda_host_sources} PROPERTIES
-  INCLUDE_DIRECTORIES "${CUDAToolkit_INCLUDE_DIRS}")
+  INCLUDE_DIRECTORIES "${CUDAToolkit_INCLUDE_DIRS};${TFG_CUDNN_INCLUDE_DIR}")
 function(tfg_link_cuda target)
   target_sources(${target} PRIVATE $<TARGET_OBJECTS:tfg_cuda_kernels>)
   # cuBLAS is not linked: devices/cuda/cuda_cublas.cc loads it with dlopen

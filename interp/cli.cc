@@ -92,6 +92,8 @@ Status ArgParser::ParseOption(const std::string& arg) {
     opts_.quiet = true;
   } else if (arg == "--check-numerics") {
     opts_.check_numerics = true;
+  } else if (arg == "--log-placement") {
+    opts_.log_placement = true;
   } else if (arg == "--stats") {
     opts_.stats = true;
   } else if (arg == "--dot" && opts_.command == Command::kGraph) {
@@ -282,6 +284,7 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.heartbeat = opts.heartbeat;
   o.recovery_timeout = opts.recovery_timeout;
   o.master_listen = opts.master_listen;
+  o.log_placement = opts.log_placement;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -437,6 +440,8 @@ options:
   --master-timeout S
                 (worker) drop a master's state after S seconds without a word from it
                 (default 10)
+  --log-placement
+                print to stderr the device each node runs on, when its run is planned
   --help, -h    show this help
   --version, -V show the version
 

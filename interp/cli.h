@@ -51,6 +51,7 @@ struct CliOptions {
   double master_timeout = 10;            // --master-timeout S (worker)
   double recovery_timeout = 60;          // --recovery-timeout S
   std::string master_listen;             // --master-listen ADDR
+  bool log_placement = false;            // --log-placement
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

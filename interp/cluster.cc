@@ -125,9 +125,7 @@ ClusterClient::~ClusterClient() {
     m.kind = MessageKind::kCloseSession;
     Post(static_cast<int>(i), std::move(m));
   }
-  // The transport's thread sends what is queued before it stops.
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  transport_.reset();
+  transport_.reset();  // sends the goodbyes before it stops
 }
 
 void ClusterClient::Post(int task, Message m) {

@@ -55,16 +55,10 @@ Result<std::vector<int>> DeviceSet::Matching(const DeviceSpec& request) const {
   }
   if (!out.empty()) return out;
   if (request.type == "gpu" && !type_present) {
-    // The CUDA device exists (devices/cuda/) but transfers between host and
-    // GPU memory are not part of Send/Recv yet, so it is not in the set.
-    if (const int gpus = CudaDeviceCount(); gpus > 0) {
-      return Error(Code::kUnimplemented,
-                   "running nodes on the GPU is not supported yet: Send/Recv does not copy tensors between host "
-                   "and GPU memory (this machine has {} GPU{}; {} runs on: {})",
-                   gpus, gpus == 1 ? "" : "s", request.ToString(), ShortNames());
-    }
-    return Error(Code::kUnavailable, "no CUDA device available for {} ({}; devices: {})", request.ToString(),
-                 CudaUnavailableReason(), ShortNames());
+    std::string why = CudaUnavailableReason();
+    if (why.empty()) why = "no GPU could be set up; see the warnings above";
+    return Error(Code::kUnavailable, "no CUDA device available for {} ({}; devices: {})", request.ToString(), why,
+                 ShortNames());
   }
   return InvalidArgument("no device matches {} (devices: {}; --local-devices cpu=N makes more)", request.ToString(),
                          ShortNames());

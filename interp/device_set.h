@@ -1,8 +1,7 @@
-// The devices one session can place nodes on. In one process these are
-// logical CPU devices (`--local-devices cpu=N`) that share the session's
-// CPU device (its memory and intra-op thread pool) under their own names;
-// a CUDA device is added to the set the same way (DeviceSet::Add) once it
-// exists.
+// The devices one session can place nodes on: the CPU, or logical CPU
+// devices (`--local-devices cpu=N`) that share the session's CPU device
+// (its memory and intra-op thread pool) under their own names, then one
+// device per GPU (devices/cuda/cuda_devices.h), if there are any.
 #pragma once
 
 #include <memory>

@@ -19,6 +19,7 @@ Evaluator::Evaluator(InterpreterOptions options) : options_(std::move(options)) 
   so.hang_timeout_seconds = options_.hang_timeout;
   so.local_cpu_devices = options_.local_cpu_devices;
   so.default_device_type = options_.device_type;
+  if (options_.log_placement) so.placement_log = options_.err != nullptr ? options_.err : &std::cerr;
   so.collect_stats = options_.stats;
   so.trace = options_.trace;
   so.max_eager_elements = options_.max_eager_elements;

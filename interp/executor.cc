@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "devices/device_copy.h"
 #include "interp/executor_step.h"
 #include "interp/run_stats.h"
 #include "interp/thread_pool.h"
@@ -248,7 +249,10 @@ void Step::RunAsync(const TaggedNode& t) {
 
 Status Step::CheckNodeOutputs(const PlanNode& pn, Tensor* outs) const {
   Status s = CheckOutputs(pn, outs);
-  if (s.ok() && env_.check_numerics) {
+  // GPU outputs are in device memory: they are checked when a _recv brings
+  // them to the CPU.
+  const Device* device = pn.construction.device;
+  if (s.ok() && env_.check_numerics && (device == nullptr || UsesHostMemory(*device))) {
     s = CheckNumerics(outs, pn.num_outputs);
     // The message starts with the node, so AnnotateNodeError adds only the span.
     if (!s.ok()) s.Prepend(fmt::format("{} '{}' ", pn.node->op_name(), pn.node->name()));

@@ -29,6 +29,7 @@ struct InterpreterOptions {
   double heartbeat = 1;           // --heartbeat S: liveness checks of --cluster's tasks
   double recovery_timeout = 60;   // --recovery-timeout S: how long a dead task may take to come back
   std::string master_listen;      // --master-listen ADDR: the master's address for its tasks ("": loopback)
+  bool log_placement = false;     // --log-placement: where each node runs, to `err` (SessionOptions)
   // Limits for running untrusted scripts (the fuzzer): a script that runs
   // more statements, or an op run at once on host values whose inputs or
   // outputs have more elements, fails with ResourceExhausted. 0: no limit.

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "interp/cluster.h"
+#include "devices/device_copy.h"
 #include "ops/framework/cancellation.h"
 #include "ops/framework/rendezvous.h"
 
@@ -25,7 +26,7 @@ Result<std::shared_ptr<PartitionedPlan>> BuildPartitionedPlan(PartitionedGraph g
     TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan,
                          BuildPlan(*p.graph, p.feeds, p.fetches, p.targets, devices.device(p.device)));
     plan->graph = std::shared_ptr<const Graph>(std::move(p.graph));
-    out->parts.push_back({std::move(plan), -1, 0, std::move(p.feed_index), std::move(p.fetch_index)});
+    out->parts.push_back({std::move(plan), -1, 0, std::move(p.feed_index), std::move(p.fetch_index), devices.device(p.device)});
   }
   return out;
 }
@@ -85,16 +86,24 @@ Result<std::vector<Tensor>> RunPartitioned(const PartitionedPlan& plan, const st
   Outcomes outcomes;
   auto run_part = [&](const PartitionedPlan::Part& part) {
     StepInfo info{next_step_id.fetch_add(1, std::memory_order_relaxed), seed};
-    std::vector<Tensor> part_feeds;
-    for (int i : part.feed_index) part_feeds.push_back(feeds[i]);
+    std::vector<Tensor> host_feeds;
+    for (int i : part.feed_index) host_feeds.push_back(feeds[i]);
     Result<std::vector<Tensor>> result = std::vector<Tensor>{};
     if (part.remote_task >= 0) {
-      result = cluster->RunRemote(part.remote_task, part.graph_handle, run_id, seed, std::move(part_feeds),
+      result = cluster->RunRemote(part.remote_task, part.graph_handle, run_id, seed, std::move(host_feeds),
                                   timeout_seconds, cancel.get());
+      // What came over the network is checked before it is indexed.
+      if (result.ok() && result->size() != part.fetch_index.size()) {
+        result = Error(Code::kDataLoss, "task {} returned {} tensors for {} fetches",
+                       cluster->tasks()[part.remote_task].name, result->size(), part.fetch_index.size());
+      }
     } else {
-      Status s = RegisterStepRendezvous(env.resources, info.step_id, std::make_shared<StepRendezvous>(rendezvous, run_id));
-      result = s.ok() ? RunStep(part.plan, part_feeds, part_env, info, timeout_seconds, cancel.get())
+      Result<std::vector<Tensor>> part_feeds = TensorsFromHost(part.device, std::move(host_feeds));
+      Status s = part_feeds.status();
+      if (s.ok()) s = RegisterStepRendezvous(env.resources, info.step_id, std::make_shared<StepRendezvous>(rendezvous, run_id));
+      result = s.ok() ? RunStep(part.plan, *part_feeds, part_env, info, timeout_seconds, cancel.get())
                       : Result<std::vector<Tensor>>(s);
+      if (result.ok()) result = TensorsToHost(part.device, std::move(*result));
     }
     if (!result.ok()) {
       outcomes.Record(result.status());

@@ -26,6 +26,9 @@ struct PartitionedPlan {
     uint64_t graph_handle = 0;         // what that task registered it as
     std::vector<int> feed_index;       // into the run's feeds
     std::vector<int> fetch_index;      // into the run's fetches
+    // Where the plan runs: its feeds are copied there from host memory and
+    // its fetches back (nothing to copy for a CPU device).
+    Device* device = nullptr;
   };
   std::vector<Part> parts;
   int num_fetches = 0;

@@ -8,12 +8,22 @@
 namespace tfg {
 namespace {
 
-// Rough rates of one CPU core: arithmetic at ~2 flops/ns, a fixed cost per
-// kernel launch, and copies at ~4 bytes/ns after a fixed latency.
-constexpr double kNanosPerFlop = 0.5;
-constexpr double kKernelOverheadNanos = 200;
+// Rates per device type. A CPU core: arithmetic at ~2 flops/ns and a small
+// fixed cost per kernel. A GPU: ~100x the arithmetic, but each kernel pays
+// for its launch and for the completion thread's wake-up. Copies: between
+// CPU devices of one process at ~4 bytes/ns; between host and GPU memory
+// at ~10 bytes/ns after a latency (pinned staging, stream events, a
+// completion callback), which keeps small tensors where they are.
+struct Rates {
+  double nanos_per_flop;
+  double kernel_overhead_nanos;
+};
+constexpr Rates kCpuRates = {0.5, 200};
+constexpr Rates kGpuRates = {0.005, 5000};
 constexpr double kTransferLatencyNanos = 2000;
 constexpr double kNanosPerByte = 0.25;
+constexpr double kGpuTransferLatencyNanos = 10000;
+constexpr double kGpuNanosPerByte = 0.1;
 
 double Elements(const PartialShape& s) {
   if (!s.known_rank()) return 1;
@@ -40,17 +50,19 @@ double MatMulFlops(const Node& node) {
 
 }  // namespace
 
-double ComputeCostNanos(const Node& node) {
+double ComputeCostNanos(const Node& node, DeviceType type) {
+  const Rates& r = type == DeviceType::kGpu ? kGpuRates : kCpuRates;
   const std::string& op = node.op_name();
-  if (op == "matmul" || op == "batch_matmul") return kKernelOverheadNanos + kNanosPerFlop * MatMulFlops(node);
+  if (op == "matmul" || op == "batch_matmul") return r.kernel_overhead_nanos + r.nanos_per_flop * MatMulFlops(node);
   double elements = 0;
   for (const Output& in : node.inputs()) elements += Elements(in.shape());
   for (const PartialShape& s : node.output_shapes()) elements += Elements(s);
-  return kKernelOverheadNanos + kNanosPerFlop * elements;
+  return r.kernel_overhead_nanos + r.nanos_per_flop * elements;
 }
 
-double TransferCostNanos(const Output& o) {
+double TransferCostNanos(const Output& o, DeviceType from, DeviceType to) {
   const double bytes = Elements(o.shape()) * static_cast<double>(DTypeSize(o.dtype()));
+  if (from == DeviceType::kGpu || to == DeviceType::kGpu) return kGpuTransferLatencyNanos + kGpuNanosPerByte * bytes;
   return kTransferLatencyNanos + kNanosPerByte * bytes;
 }
 
@@ -59,6 +71,9 @@ std::vector<int32_t> GreedyEarliestFinish(const Graph& g, const PlacementProblem
   std::vector<int32_t> group_device(g.num_nodes(), -1);  // by group id
   std::vector<double> finish(g.num_nodes(), 0);
   std::vector<double> free_at(problem.num_devices, 0);
+  auto type_of = [&](int d) {
+    return d < static_cast<int>(problem.device_types.size()) ? problem.device_types[d] : DeviceType::kCpu;
+  };
   for (const Node* n : NodesInTopologicalOrder(g)) {
     const int32_t id = n->id();
     auto finish_on = [&](int d) {
@@ -66,12 +81,13 @@ std::vector<int32_t> GreedyEarliestFinish(const Graph& g, const PlacementProblem
       for (const Output& in : n->inputs()) {
         const int32_t src = in.node->id();
         if (device[src] < 0) continue;  // a loop's back edge
-        start = std::max(start, finish[src] + (device[src] != d ? TransferCostNanos(in) : 0));
+        const double transfer = device[src] != d ? TransferCostNanos(in, type_of(device[src]), type_of(d)) : 0;
+        start = std::max(start, finish[src] + transfer);
       }
       for (const Node* c : n->control_inputs()) {
         if (device[c->id()] >= 0) start = std::max(start, finish[c->id()]);
       }
-      return start + ComputeCostNanos(*n);
+      return start + ComputeCostNanos(*n, type_of(d));
     };
     int32_t& chosen = group_device[problem.group[id]];
     if (chosen < 0) {

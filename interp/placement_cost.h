@@ -8,14 +8,17 @@
 #include <cstdint>
 #include <vector>
 
+#include "devices/device_type.h"
 #include "ops/framework/graph.h"
 
 namespace tfg {
 
-// Estimated nanoseconds to run `node` (unknown dimensions count as 1).
-double ComputeCostNanos(const Node& node);
-// Estimated nanoseconds to move output `o` to another device.
-double TransferCostNanos(const Output& o);
+// Estimated nanoseconds to run `node` on a device of `type` (unknown
+// dimensions count as 1).
+double ComputeCostNanos(const Node& node, DeviceType type = DeviceType::kCpu);
+// Estimated nanoseconds to move output `o` from a device of type `from` to
+// one of type `to`.
+double TransferCostNanos(const Output& o, DeviceType from = DeviceType::kCpu, DeviceType to = DeviceType::kCpu);
 
 struct PlacementProblem {
   // By node id: the devices each node may go on (all must be non-empty),
@@ -23,6 +26,8 @@ struct PlacementProblem {
   std::vector<std::vector<int>> allowed;
   std::vector<int32_t> group;
   int num_devices = 1;
+  // By device index; a device past the end counts as a CPU.
+  std::vector<DeviceType> device_types;
 };
 
 // The device index of every node by node id, choosing for each group the

@@ -116,6 +116,7 @@ Result<std::vector<int32_t>> PlaceGraph(const Graph& g, const DeviceSet& devices
   for (int i = 0; i < devices.size(); ++i) all[i] = i;
   PlacementProblem problem;
   problem.num_devices = devices.size();
+  for (Device* d : devices.devices()) problem.device_types.push_back(d->type());
   problem.group.resize(g.num_nodes());
   std::vector<std::vector<int>> group_allowed(g.num_nodes(), all);  // by group id
   std::vector<const Node*> constrained_by(g.num_nodes(), nullptr);   // by group id

@@ -7,11 +7,14 @@
 
 #include "devices/cpu/cpu_device.h"
 #include "interp/cluster.h"
+#include "devices/cuda/cuda_devices.h"
+#include "devices/device_copy.h"
 #include "interp/device_set.h"
 #include "interp/executor.h"
 #include "interp/partition.h"
 #include "interp/partitioned_run.h"
 #include "interp/graph_optimizer.h"
+#include "interp/placement_log.h"
 #include "interp/placer.h"
 #include "interp/plan.h"
 #include "interp/run_stats.h"
@@ -92,6 +95,9 @@ Status ValidateFeed(const Output& o, const Tensor& value) {
 struct PreparedRun {
   std::shared_ptr<const Plan> plan;
   std::shared_ptr<const PartitionedPlan> parts;
+  // A GPU, when the whole of `plan` runs on one: feeds are copied there
+  // and fetches back to host memory. Null: host memory.
+  Device* device = nullptr;
   int64_t graph_edits() const { return plan ? plan->graph_edits : parts->graph_edits; }
 };
 
@@ -102,9 +108,11 @@ struct Session::Impl {
         stats(o.collect_stats ? std::make_unique<RunStats>() : nullptr),
         tracer(o.trace ? std::make_unique<Tracer>() : nullptr),
         optimize(o.optimize),
-        default_device_type(o.default_device_type) {
+        default_device_type(o.default_device_type),
+        placement_log(o.placement_log) {
     SetBlasThreads(device->num_threads());
     AddLocalDevices(o.local_cpu_devices);
+    AddCudaDevices();
   }
   // One CPU device is the session's own; several are named views of it.
   void AddLocalDevices(int cpus) {
@@ -115,7 +123,12 @@ struct Session::Impl {
     for (int i = 0; i < cpus; ++i) {
       devices.AddOwned(std::make_unique<LocalCpuDevice>(LocalDeviceName("cpu", i), device.get()));
     }
-    // A CUDA device joins the set here: devices.Add(...) for each one.
+  }
+  // Every GPU there is (none on a machine without one): the placer puts a
+  // node there when its op has a GPU kernel for its dtype and the cost
+  // model expects it to finish sooner.
+  void AddCudaDevices() {
+    for (std::unique_ptr<Device>& gpu : CreateCudaDevices()) devices.AddOwned(std::move(gpu));
   }
   // Steps abandoned at a deadline may still run kernels that use the pool,
   // the device and the resources: wait for them first.
@@ -149,6 +162,14 @@ struct Session::Impl {
   bool cluster_declared = false;
   std::vector<ClusterTask> cluster_tasks;
   std::shared_ptr<ClusterClient> cluster;  // worker mode; declared last: closed first
+  std::ostream* placement_log;
+  std::mutex placement_log_mu;  // runs on several threads may build plans at once
+  void LogPlacement(std::vector<std::pair<const Node*, std::string>> placed) {
+    if (placement_log == nullptr) return;
+    std::string lines = FormatPlacement(std::move(placed));
+    std::lock_guard<std::mutex> lock(placement_log_mu);
+    *placement_log << lines << std::flush;
+  }
 };
 
 // The plan runs an optimized copy of the pruned graph (common
@@ -159,6 +180,17 @@ Result<PreparedRun> Session::Impl::Prepare(const Graph& g, const std::vector<Out
   if (devices.size() > 1 || !default_device_type.empty()) return PreparePlaced(g, feeds, fetches, targets);
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan, PrepareOne(g, feeds, fetches, targets));
   TFG_RETURN_IF_ERROR(CheckPlaceable(*plan));
+  if (placement_log != nullptr) {
+    // The optimized graph (pruned to the run) has the fed placeholders too,
+    // as a placed run lists them; without optimization, the plan's nodes.
+    std::vector<std::pair<const Node*, std::string>> placed;
+    if (plan->graph != nullptr) {
+      for (const auto& node : plan->graph->nodes()) placed.emplace_back(node.get(), device->name());
+    } else {
+      for (const PlanNode& pn : plan->nodes) placed.emplace_back(pn.node, device->name());
+    }
+    LogPlacement(std::move(placed));
+  }
   return PreparedRun{std::move(plan), nullptr};
 }
 
@@ -191,7 +223,12 @@ Result<PreparedRun> Session::Impl::PreparePlaced(const Graph& g, const std::vect
   options.common_subexpression_elimination = optimize;
   TFG_ASSIGN_OR_RETURN(OptimizedGraph opt, OptimizeGraph(g, feeds, fetches, targets, options, device.get()));
   TFG_ASSIGN_OR_RETURN(std::vector<int32_t> device_of, PlaceGraph(*opt.graph, devices, default_device_type));
-  for (const auto& node : opt.graph->nodes()) node->set_assigned_device(devices.device(device_of[node->id()])->name());
+  std::vector<std::pair<const Node*, std::string>> placed;
+  for (const auto& node : opt.graph->nodes()) {
+    node->set_assigned_device(devices.device(device_of[node->id()])->name());
+    placed.emplace_back(node.get(), node->assigned_device());
+  }
+  LogPlacement(std::move(placed));
   const bool one_device = std::all_of(device_of.begin(), device_of.end(),
                                       [&](int32_t d) { return d == device_of.front(); });
   // A graph wholly on another task still runs there, as a run of one part.
@@ -211,7 +248,7 @@ Result<PreparedRun> Session::Impl::PreparePlaced(const Graph& g, const std::vect
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan, BuildPlan(*opt.graph, opt.feeds, opt.fetches, opt.targets, on));
   plan->graph_edits = g.edits();
   plan->graph = std::shared_ptr<const Graph>(std::move(opt.graph));
-  return PreparedRun{std::move(plan), nullptr};
+  return PreparedRun{std::move(plan), nullptr, UsesHostMemory(*on) ? nullptr : on};
 }
 
 // Signatures a REPL session can pile up are bounded by dropping the cache.
@@ -276,6 +313,21 @@ int64_t Session::runs() const { return impl_->runs.load(std::memory_order_relaxe
 const RunStats* Session::stats() const { return impl_->stats.get(); }
 const Tracer* Session::tracer() const { return impl_->tracer.get(); }
 
+namespace {
+
+Result<std::vector<Tensor>> RunOnePlan(PreparedRun& plan, std::vector<Tensor> feeds, const ExecutorEnv& env,
+                                       const StepInfo& info, const RunOptions& options) {
+  if (plan.device == nullptr) {
+    return RunStep(std::move(plan.plan), feeds, env, info, options.timeout_seconds, options.cancellation);
+  }
+  TFG_ASSIGN_OR_RETURN(std::vector<Tensor> here, TensorsFromHost(plan.device, std::move(feeds)));
+  TFG_ASSIGN_OR_RETURN(std::vector<Tensor> fetched,
+                       RunStep(std::move(plan.plan), here, env, info, options.timeout_seconds, options.cancellation));
+  return TensorsToHost(plan.device, std::move(fetched));
+}
+
+}  // namespace
+
 Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds,
                                          const std::vector<Output>& fetches, const std::vector<Node*>& targets,
                                          const RunOptions& options) {
@@ -298,7 +350,7 @@ Result<std::vector<Tensor>> Session::Run(const std::vector<std::pair<Output, Ten
                   impl_->stats.get(),    impl_->tracer.get(), options_.hang_timeout_seconds, &impl_->async_done};
   StepInfo info{impl_->next_step_id.fetch_add(1, std::memory_order_relaxed), options_.seed};
   const int64_t start = impl_->tracer ? NowNanos() : 0;
-  auto result = plan.plan ? RunStep(std::move(plan.plan), values, env, info, options.timeout_seconds, options.cancellation)
+  auto result = plan.plan ? RunOnePlan(plan, std::move(values), env, info, options)
                           : RunPartitioned(*plan.parts, values, env, info.step_id, impl_->next_step_id, info.graph_seed,
                                            options.timeout_seconds, options.cancellation, impl_->cluster.get());
   if (impl_->tracer) impl_->tracer->Step(info.step_id, start, NowNanos());

@@ -6,6 +6,8 @@
 // ResourceMgr across runs.
 #pragma once
 
+#include <ostream>
+
 #include <cstdint>
 #include <memory>
 #include <shared_mutex>
@@ -54,6 +56,9 @@ struct SessionOptions {
   // --device TYPE: the device type nodes without one of their own prefer
   // ("": any). No device of the type there: placement fails.
   std::string default_device_type{};
+  // --log-placement: where each node of a plan runs, one line per node
+  // (interp/placement_log.h), written when the plan is built. Null: no log.
+  std::ostream* placement_log = nullptr;
 };
 
 struct RunOptions {

@@ -26,8 +26,24 @@ using net::MessageKind;
 
 struct RegisteredGraph {
   std::shared_ptr<const Plan> plan;
-  size_t num_feeds = 0;
+  std::vector<Output> feeds;  // in the plan's graph: what each fed value must match
 };
+
+// A feed from the network must be what its placeholder takes: kernels
+// trust the dtype and shape of their inputs.
+Status CheckFeeds(const RegisteredGraph& g, const std::vector<Tensor>& values) {
+  if (values.size() != g.feeds.size()) {
+    return InvalidArgument("{} feeds for a graph that takes {}", values.size(), g.feeds.size());
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    const Output& o = g.feeds[i];
+    if (!values[i].IsInitialized() || values[i].dtype() != o.dtype() || !o.shape().IsCompatibleWith(values[i].shape())) {
+      return InvalidArgument("feed for '{}': expected {} {}, got {}", o.name(), DTypeName(o.dtype()),
+                             o.shape().ToString(), values[i].IsInitialized() ? values[i].DebugString() : "nothing");
+    }
+  }
+  return Status::OK();
+}
 
 // One master's state on this worker.
 struct WorkerSession {
@@ -220,7 +236,7 @@ Status WorkerService::Impl::OnRegister(WorkerSession& s, const net::RegisterGrap
   plan->graph = std::shared_ptr<const Graph>(std::move(graph));
   std::lock_guard<std::mutex> lock(s.mu);
   if (s.graphs.size() >= 10000) return Error(Code::kResourceExhausted, "too many graphs registered");
-  s.graphs[r.graph_handle] = RegisteredGraph{std::move(plan), feeds.size()};
+  s.graphs[r.graph_handle] = RegisteredGraph{std::move(plan), std::move(feeds)};
   return Status::OK();
 }
 
@@ -263,9 +279,7 @@ Result<std::vector<Tensor>> WorkerService::Impl::ExecuteStep(WorkerSession& s, c
     g = it->second;
     if (!s.active.emplace(r.run_id, cancel).second) return InvalidArgument("run {} is running already", r.run_id);
   }
-  if (r.feeds.size() != g.num_feeds) {
-    return InvalidArgument("{} feeds for a graph that takes {}", r.feeds.size(), g.num_feeds);
-  }
+  TFG_RETURN_IF_ERROR(CheckFeeds(g, r.feeds));
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<net::NetRendezvous> rendezvous, s.runs.Open(r.run_id));
   StepInfo info{next_step_id.fetch_add(1), r.seed};
   TFG_RETURN_IF_ERROR(RegisterStepRendezvous(&s.resources, info.step_id,

@@ -19,9 +19,11 @@ Status ZmqError(const std::string& what) {
   return Error(Code::kUnavailable, "{}: {}", what, zmq_strerror(zmq_errno()));
 }
 
-// Every socket's options. CURVE keys would be set here.
-void ConfigureSocket(void* socket) {
-  int linger = 0;
+// Every socket's options. CURVE keys would be set here. `linger_ms`: how
+// long closing waits for queued frames to leave (a peer that is gone must
+// not hold up the exit for long).
+void ConfigureSocket(void* socket, int linger_ms) {
+  int linger = linger_ms;
   zmq_setsockopt(socket, ZMQ_LINGER, &linger, sizeof(linger));
   // A frame above the protocol's limit closes the connection before it is
   // read into memory.
@@ -68,7 +70,7 @@ Result<std::unique_ptr<Transport>> Transport::Start(const std::string& address, 
   if (t->context_ == nullptr) return ZmqError("cannot create a ZeroMQ context");
   t->router_ = zmq_socket(t->context_, ZMQ_ROUTER);
   if (t->router_ == nullptr) return ZmqError("cannot create a socket");
-  ConfigureSocket(t->router_);
+  ConfigureSocket(t->router_, 0);
   if (zmq_bind(t->router_, bind.c_str()) != 0) return ZmqError("cannot listen on " + bind);
   char endpoint[256] = {};
   size_t size = sizeof(endpoint);
@@ -126,6 +128,7 @@ void Transport::Loop() {
     SendQueued();
     if (items[0].revents & ZMQ_POLLIN) ReceiveAll();
   }
+  SendQueued();  // what was queued before the stop (a goodbye) still goes
 }
 
 // A frame is [peer identity, payload]; anything else is dropped.
@@ -159,7 +162,7 @@ void* Transport::PeerSocket(const std::string& to) {
   if (it != peers_.end()) return it->second;
   void* socket = zmq_socket(context_, ZMQ_DEALER);
   if (socket == nullptr) return nullptr;
-  ConfigureSocket(socket);
+  ConfigureSocket(socket, 200);
   if (zmq_connect(socket, to.c_str()) != 0) {
     LogNet("cannot connect to " + to + ": " + zmq_strerror(zmq_errno()));
     zmq_close(socket);

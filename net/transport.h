@@ -43,7 +43,9 @@ class Transport {
   // Binds the ROUTER socket to `address` (NormalizeAddress) and starts the
   // I/O thread.
   static Result<std::unique_ptr<Transport>> Start(const std::string& address, FrameHandler handler);
-  ~Transport();  // stops the thread; unsent frames are dropped (linger 0)
+  // Sends what is queued, stops the thread, and waits up to 200 ms for
+  // frames to leave; frames for peers that are gone are dropped.
+  ~Transport();
   Transport(const Transport&) = delete;
   Transport& operator=(const Transport&) = delete;
 

@@ -40,10 +40,16 @@ Status QueueHostToDevice(CudaDevice& dev, const Tensor& host, const CopyDone& do
   TFG_ASSIGN_OR_RETURN(void* staging, TakeStaging(dev, bytes));
   std::memcpy(staging, host.raw_data(), bytes);
   TFG_RETURN_IF_ERROR(dev.Activate());
-  cudaError_t queued = cudaMemcpyAsync(out.raw_data(), staging, bytes, cudaMemcpyHostToDevice,
-                                       dev.host_to_device_stream());
-  Status ordered = queued == cudaSuccess ? dev.StreamWaitsFor(dev.compute_stream(), dev.host_to_device_stream())
-                                         : CudaError(queued, "cudaMemcpyAsync");
+  // `out` may be memory a tensor freed once its last kernel was queued on
+  // the compute stream, and that kernel may not have run yet: the copy
+  // waits for the kernels queued so far.
+  Status after_kernels = dev.StreamWaitsFor(dev.host_to_device_stream(), dev.compute_stream());
+  cudaError_t queued = after_kernels.ok() ? cudaMemcpyAsync(out.raw_data(), staging, bytes, cudaMemcpyHostToDevice,
+                                                            dev.host_to_device_stream())
+                                          : cudaErrorUnknown;
+  Status ordered = !after_kernels.ok()     ? after_kernels
+                   : queued == cudaSuccess ? dev.StreamWaitsFor(dev.compute_stream(), dev.host_to_device_stream())
+                                           : CudaError(queued, "cudaMemcpyAsync");
   if (!ordered.ok()) {
     // Nothing reads the staging buffer once the stream is done with it.
     (void)dev.Sync();

@@ -5,8 +5,10 @@
 // Streams: kernels run in order on one compute stream, so a buffer freed
 // by one kernel and handed to the next is never in use by both. Copies to
 // and from host memory run on their own streams and are ordered against
-// the compute stream with events, so a copy overlaps kernels that do not
-// need it.
+// the compute stream with events: a copy to the GPU after the kernels
+// queued before it (its destination may be memory one of them still
+// reads), a copy to the host after the kernels that write its tensor; a
+// copy overlaps the kernels queued after it that do not need it.
 //
 // Completion: the executor runs GPU kernels as asynchronous kernels (see
 // cuda_kernel.h): a kernel queues its work and returns; the device's

@@ -1,7 +1,10 @@
 // _recv(): the tensor the _send of the same tensor_name on send_device
 // hands over, dead when it was dead. Asynchronous: while it waits it holds
 // no thread, and a cancelled step aborts the rendezvous, which ends the
-// wait on every device of the run.
+// wait on every device of the run. What arrives is host memory; on a
+// device with memory of its own (a GPU) it is copied there before the
+// kernel is done.
+#include "devices/device_copy.h"
 #include "ops/framework/cancellation.h"
 #include "ops/framework/op_registry.h"
 #include "ops/framework/rendezvous.h"
@@ -16,6 +19,7 @@ class RecvKernel : public OpKernel {
     const auto* src = c.attr<std::string>("send_device");
     const auto* dst = c.attr<std::string>("recv_device");
     if (!name || !src || !dst) return Internal("_recv: missing attributes");
+    if (const auto* shape = c.attr<PartialShape>("shape")) shape_ = *shape;
     key_.tensor_name = *name;
     key_.src_device = *src;
     key_.dst_device = *dst;
@@ -42,17 +46,27 @@ class RecvKernel : public OpKernel {
       token = cm->Register([r] { r->StartAbort(Error(Code::kCancelled, "the run was cancelled")); });
       if (token == CancellationManager::kAlreadyCancelled) return done(Error(Code::kCancelled, "the run was cancelled"));
     }
-    r->RecvAsync(key, [&ctx, cm, token, done = std::move(done)](Status s, Tensor value, bool is_dead) {
+    r->RecvAsync(key, [this, &ctx, cm, token, done = std::move(done)](Status s, Tensor value, bool is_dead) {
       if (cm != nullptr) cm->Deregister(token);
+      // A tensor from another process is checked like a feed: kernels
+      // downstream trust the static shape (the executor checks the dtype).
+      if (s.ok() && !is_dead && !shape_.IsCompatibleWith(value.shape())) {
+        s = InvalidArgument("received {} for '{}', whose shape is {}", value.DebugString(), key_.tensor_name,
+                            shape_.ToString());
+      }
       // A dead transfer leaves the output unset: the executor treats it as
       // a dead output (PlanNode::outputs_may_be_dead).
-      if (s.ok() && !is_dead) ctx.set_output(0, std::move(value));
-      done(std::move(s));
+      if (!s.ok() || is_dead) return done(std::move(s));
+      CopyFromHost(ctx.device(), value, [&ctx, done = std::move(done)](Result<Tensor> here) {
+        if (here.ok()) ctx.set_output(0, std::move(*here));
+        done(here.status());
+      });
     });
   }
 
  private:
   RendezvousKey key_;
+  PartialShape shape_;  // unknown rank unless the attr says
 };
 
 Status RecvShapeFn(ShapeContext& c) {
@@ -77,5 +91,7 @@ TFG_REGISTER_OP(OpDefBuilder("_recv")
                          "sends, waiting without holding a thread. Built when a graph placed on several devices is "
                          "split per device; not for scripts."));
 TFG_REGISTER_KERNEL(KernelDef("_recv", DeviceType::kCpu).Create<RecvKernel>());
+// Strings cannot live on a GPU.
+TFG_REGISTER_KERNEL(KernelDef("_recv", DeviceType::kGpu).TypeConstraint(RealTypes(), "tensor_type").Create<RecvKernel>());
 
 }  // namespace tfg

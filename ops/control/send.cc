@@ -3,6 +3,11 @@
 // graph placed on several devices (interp/partition.h). It runs even when
 // its input is dead (the plan gives it the control_trigger kind), so the
 // receiving side learns of the deadness instead of waiting forever.
+//
+// What crosses a rendezvous is host memory: on a device with memory of its
+// own (a GPU) the kernel is asynchronous and copies the tensor to the host
+// first, after the kernels that produce it.
+#include "devices/device_copy.h"
 #include "ops/framework/op_registry.h"
 #include "ops/framework/rendezvous.h"
 
@@ -19,19 +24,34 @@ class SendKernel : public OpKernel {
     key_.tensor_name = *name;
     key_.src_device = *src;
     key_.dst_device = *dst;
+    copies_ = c.device != nullptr && !UsesHostMemory(*c.device);
     return Status::OK();
   }
   Status Compute(OpKernelContext& ctx) override {
-    TFG_ASSIGN_OR_RETURN(std::shared_ptr<StepRendezvous> r, LookupStepRendezvous(ctx.resources(), ctx.step().step_id));
-    RendezvousKey key = key_;
-    key.step_id = r->run_id;
     const Tensor& value = ctx.input(0);
-    return r->rendezvous->Send(key, value, !value.IsInitialized());
+    return SendHostTensor(ctx, value, !value.IsInitialized());
+  }
+  bool IsAsync() const override { return copies_; }
+  void ComputeAsync(OpKernelContext& ctx, std::function<void(Status)> done) override {
+    const Tensor& value = ctx.input(0);
+    if (!copies_ || !value.IsInitialized()) return done(SendHostTensor(ctx, value, !value.IsInitialized()));
+    CopyToHost(ctx.device(), value, [this, &ctx, done = std::move(done)](Result<Tensor> host) {
+      done(host.ok() ? SendHostTensor(ctx, *host, false) : host.status());
+    });
   }
   bool IsExpensive() const override { return false; }
 
  private:
+  Status SendHostTensor(OpKernelContext& ctx, const Tensor& value, bool is_dead) const {
+    TFG_ASSIGN_OR_RETURN(std::shared_ptr<StepRendezvous> r, LookupStepRendezvous(ctx.resources(), ctx.step().step_id));
+    RendezvousKey key = key_;
+    key.step_id = r->run_id;
+    return r->rendezvous->Send(key, value, is_dead);
+  }
+
+ private:
   RendezvousKey key_;
+  bool copies_ = false;  // the tensor is in device memory
 };
 
 }  // namespace
@@ -48,5 +68,7 @@ TFG_REGISTER_OP(OpDefBuilder("_send")
                     .Doc("Sends a tensor (live or dead) to the _recv of the same tensor_name on recv_device. Built "
                          "when a graph placed on several devices is split per device; not for scripts."));
 TFG_REGISTER_KERNEL(KernelDef("_send", DeviceType::kCpu).Create<SendKernel>());
+// Strings cannot live on a GPU.
+TFG_REGISTER_KERNEL(KernelDef("_send", DeviceType::kGpu).TypeConstraint(RealTypes(), "T").Create<SendKernel>());
 
 }  // namespace tfg

@@ -16,29 +16,6 @@
 namespace tfg::cwise_grad_impl {  // of its own: shares a unity build (cmake/unity.cmake)
 namespace {
 
-// Arguments are (dy, y), in the compute type.
-struct ReluGrad {
-  template <typename T>
-  T operator()(T dy, T y) const { return y > T(0) ? dy : T(0); }
-};
-struct SigmoidGrad {
-  template <typename T>
-  T operator()(T dy, T y) const { return dy * (y * (T(1) - y)); }
-};
-struct TanhGrad {
-  template <typename T>
-  T operator()(T dy, T y) const { return dy * (T(1) - y * y); }
-};
-struct SqrtGrad {
-  template <typename T>
-  T operator()(T dy, T y) const { return (dy * T(0.5)) / y; }
-};
-struct RsqrtGrad {
-  template <typename T>
-  T operator()(T dy, T y) const { return (y * y * y) * dy * T(-0.5); }
-};
-
-
 using YGradRule = Status (*)(GradContext& g, Output grad, Output dy, Output y, Output* dy_y);
 
 // relu' is piecewise constant: y gets nothing.
@@ -99,14 +76,14 @@ struct GradOp {
 };
 
 const GradOp kGradOps[] = {
-    {"relu_grad", FloatFns<ReluGrad>(), 1, NoYGrad, "The gradient of relu: dy where y > 0, else 0."},
-    {"sigmoid_grad", FloatFns<SigmoidGrad>(), 2, SigmoidYGrad,
+    {"relu_grad", FloatFns<functor::ReluGrad>(), 1, NoYGrad, "The gradient of relu: dy where y > 0, else 0."},
+    {"sigmoid_grad", FloatFns<functor::SigmoidGrad>(), 2, SigmoidYGrad,
      "The gradient of sigmoid through its output y: dy * y * (1 - y)."},
-    {"tanh_grad", FloatFns<TanhGrad>(), 2, TanhYGrad,
+    {"tanh_grad", FloatFns<functor::TanhGrad>(), 2, TanhYGrad,
      "The gradient of tanh through its output y: dy * (1 - y * y)."},
-    {"sqrt_grad", FloatFns<SqrtGrad>(), 8, SqrtYGrad,
+    {"sqrt_grad", FloatFns<functor::SqrtGrad>(), 8, SqrtYGrad,
      "The gradient of sqrt through its output y: dy * 0.5 / y."},
-    {"rsqrt_grad", FloatFns<RsqrtGrad>(), 3, RsqrtYGrad,
+    {"rsqrt_grad", FloatFns<functor::RsqrtGrad>(), 3, RsqrtYGrad,
      "The gradient of rsqrt through its output y: dy * -0.5 * y ** 3."},
 };
 

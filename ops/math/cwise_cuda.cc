@@ -82,6 +82,11 @@ TFG_CUDA_BINARY("maximum", cuda::BinaryOp::kMaximum, kFloatsAndInts);
 TFG_CUDA_BINARY("minimum", cuda::BinaryOp::kMinimum, kFloatsAndInts);
 TFG_CUDA_BINARY("div", cuda::BinaryOp::kDiv, kFloats);
 TFG_CUDA_BINARY("pow", cuda::BinaryOp::kPow, kFloats);
+TFG_CUDA_BINARY("relu_grad", cuda::BinaryOp::kReluGrad, kFloats);
+TFG_CUDA_BINARY("sigmoid_grad", cuda::BinaryOp::kSigmoidGrad, kFloats);
+TFG_CUDA_BINARY("tanh_grad", cuda::BinaryOp::kTanhGrad, kFloats);
+TFG_CUDA_BINARY("sqrt_grad", cuda::BinaryOp::kSqrtGrad, kFloats);
+TFG_CUDA_BINARY("rsqrt_grad", cuda::BinaryOp::kRsqrtGrad, kFloats);
 #undef TFG_CUDA_BINARY
 
 #define TFG_CUDA_UNARY(name, op) \

@@ -99,6 +99,11 @@ cudaError_t LaunchBinary(BinaryOp op, DType dtype, const void* x, const void* y,
     // negative exponents): floats only on the GPU.
     case BinaryOp::kDiv: return BinaryFloat(functor::Div(), dtype, x, y, z, n, index, stream);
     case BinaryOp::kPow: return BinaryFloat(functor::Pow(), dtype, x, y, z, n, index, stream);
+    case BinaryOp::kReluGrad: return BinaryFloat(functor::ReluGrad(), dtype, x, y, z, n, index, stream);
+    case BinaryOp::kSigmoidGrad: return BinaryFloat(functor::SigmoidGrad(), dtype, x, y, z, n, index, stream);
+    case BinaryOp::kTanhGrad: return BinaryFloat(functor::TanhGrad(), dtype, x, y, z, n, index, stream);
+    case BinaryOp::kSqrtGrad: return BinaryFloat(functor::SqrtGrad(), dtype, x, y, z, n, index, stream);
+    case BinaryOp::kRsqrtGrad: return BinaryFloat(functor::RsqrtGrad(), dtype, x, y, z, n, index, stream);
   }
   return cudaErrorInvalidValue;
 }

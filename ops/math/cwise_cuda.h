@@ -11,7 +11,11 @@
 
 namespace tfg::cuda {
 
-enum class BinaryOp { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kPow };
+enum class BinaryOp {
+  kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kPow,
+  // Gradients through the output: (dy, y) (ops/grad/cwise_grad.cc).
+  kReluGrad, kSigmoidGrad, kTanhGrad, kSqrtGrad, kRsqrtGrad,
+};
 enum class UnaryOp { kNeg, kAbs, kSquare, kRelu, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kSin, kCos };
 
 // Where each output element's operands are: the output's (collapsed) dims,
@@ -26,8 +30,8 @@ struct BroadcastIndex {
 };
 
 // z = op(x, y) for the `n` elements of z. Dtypes: f32, f64, i32, i64 (the
-// integer ones only for add, sub, mul, maximum, minimum). Returns the
-// launch error.
+// integer ones only for add, sub, mul, maximum, minimum; the others f32 and
+// f64 only). Returns the launch error.
 cudaError_t LaunchBinary(BinaryOp op, DType dtype, const void* x, const void* y, void* z, int64_t n,
                          const BroadcastIndex& index, cudaStream_t stream);
 // y = op(x) for n elements; f32 and f64.

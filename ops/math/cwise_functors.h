@@ -271,6 +271,30 @@ struct Cos {
   template <typename T>
   TFG_HOST_DEVICE T operator()(T x) const { return std::cos(x); }
 };
+// ---- gradients of unary ops through their output y: f(dy, y)
+// (ops/grad/cwise_grad.cc)
+
+struct ReluGrad {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T dy, T y) const { return y > T(0) ? dy : T(0); }
+};
+struct SigmoidGrad {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T dy, T y) const { return dy * (y * (T(1) - y)); }
+};
+struct TanhGrad {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T dy, T y) const { return dy * (T(1) - y * y); }
+};
+struct SqrtGrad {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T dy, T y) const { return (dy * T(0.5)) / y; }
+};
+struct RsqrtGrad {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T dy, T y) const { return (y * y * y) * dy * T(-0.5); }
+};
+
 struct LogicalNot {
   TFG_HOST_DEVICE bool operator()(bool x) const { return !x; }
 };

@@ -1,6 +1,7 @@
 // constant(value, dtype): a tensor fixed when the graph is built. The
 // interpreter converts host values to `dtype` before building the node, so
 // the attr tensor already has the declared dtype.
+#include "devices/device_copy.h"
 #include "ops/framework/op_registry.h"
 
 namespace tfg {
@@ -19,7 +20,9 @@ Status ConstantShapeFn(ShapeContext& c) {
 }
 
 // Outputs the attr tensor itself: its buffer is shared, never copied, and
-// never written (consumers see a reference count above one).
+// never written (consumers see a reference count above one). On a device
+// with memory of its own (a GPU) the value is copied there once, when the
+// plan creates the kernel, and that copy is shared the same way.
 class ConstantKernel : public OpKernel {
  public:
   Status Init(const KernelConstruction& c) override {
@@ -30,6 +33,9 @@ class ConstantKernel : public OpKernel {
                              DTypeName(c.output_types[0]));
     }
     value_ = *v;
+    if (c.device == nullptr || UsesHostMemory(*c.device)) return Status::OK();
+    TFG_ASSIGN_OR_RETURN(std::vector<Tensor> here, TensorsFromHost(c.device, {value_}));
+    value_ = std::move(here[0]);
     return Status::OK();
   }
   Status Compute(OpKernelContext& ctx) override {
@@ -53,5 +59,7 @@ TFG_REGISTER_OP(OpDefBuilder("constant")
                     .Doc("A tensor fixed when the graph is built. `dtype` converts the value (the interpreter "
                          "does the conversion; the node's value always has dtype `dtype`)."));
 TFG_REGISTER_KERNEL(KernelDef("constant", DeviceType::kCpu).Create<ConstantKernel>());
+// Strings cannot live on a GPU.
+TFG_REGISTER_KERNEL(KernelDef("constant", DeviceType::kGpu).TypeConstraint(RealTypes(), "dtype").Create<ConstantKernel>());
 
 }  // namespace tfg

@@ -24,6 +24,25 @@ def run(*args, stdin=None, cwd=None):
                           env=dict(os.environ, TFG_HISTORY=""))
 
 
+def badly_nested_spans(events):
+    """Pairs of complete spans on one thread row that overlap without one
+    containing the other (a viewer draws them wrongly)."""
+    rows = {}
+    for e in events:
+        if e.get("ph") == "X":
+            rows.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"], e["name"]))
+    bad = []
+    for spans in rows.values():
+        open_ends = []  # ends of the spans containing the current one
+        for start, end, name in sorted(spans, key=lambda s: (s[0], -s[1])):
+            while open_ends and open_ends[-1][0] <= start + 1e-3:
+                open_ends.pop()
+            if open_ends and end > open_ends[-1][0] + 1e-3:
+                bad.append((open_ends[-1][1], name))
+            open_ends.append((end, name))
+    return bad
+
+
 class CliTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="tfg_cli_")
@@ -166,6 +185,7 @@ class CliTest(unittest.TestCase):
             self.assertEqual(s["name"], "step %d" % k["args"]["step"])
             self.assertGreaterEqual(k["ts"], s["ts"])
             self.assertLessEqual(k["ts"] + k["dur"], s["ts"] + s["dur"] + 1e-3)
+        self.assertEqual(badly_nested_spans(events), [])
         names = {e["args"]["name"] for e in events if e["ph"] == "M"}
         self.assertIn("/device:cpu:0", names)
         # Split over two devices: a track each, and the transfer's _send and
@@ -195,6 +215,7 @@ class CliTest(unittest.TestCase):
         self.assertLessEqual(begin["ts"], end["ts"])
         # A transfer carries the line of the tensor it moves (b, line 2).
         self.assertEqual(begin["args"]["line"], split + ":2")
+        self.assertEqual(badly_nested_spans(events), [])
         # Both devices' kernels name the run's step, not their part's.
         step, = [e["name"] for e in events if e.get("cat") == "step"]
         self.assertEqual({"step %d" % e["args"]["step"] for e in events if e.get("cat") == "kernel"}, {step})
@@ -205,6 +226,38 @@ class CliTest(unittest.TestCase):
         self.assertEqual(bad.returncode, 2)
         self.assertIn("--trace: cannot write", bad.stderr)
         self.assertEqual(bad.stdout, "")
+
+    def test_log_placement_prints_each_node_once_per_signature(self):
+        path = self.script('a = placeholder(f32, [2], name="a")\n'
+                           'with device("/device:cpu:0") { b = mul(a, 2.0, name="b") }\n'
+                           'with device("/device:cpu:1") { c = add(b, 1.0, name="c") }\n'
+                           'print(run(c, feed={a: [1, 2]}))\n'
+                           'print(run(c, feed={a: [3, 4]}))\n')
+        r = run("--local-devices", "cpu=2", "--log-placement", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "[3. 5.]\n[7. 9.]\n")
+        lines = [l for l in r.stderr.splitlines() if l.startswith("placement: ")]
+        # a, b, c and the constants 2.0 and 1.0; the second run reuses the plan.
+        self.assertEqual(len(lines), 5, r.stderr)
+        dev = "/job:localhost/replica:0/task:0/device:cpu:"
+        by_name = {l.split()[1]: l for l in lines}
+        for name, op, device, line in [("a", "placeholder", 0, 1), ("b", "mul", 0, 2), ("c", "add", 1, 3)]:
+            self.assertRegex(by_name[name], "^placement: %s \\(%s\\) on %s%d at %s:%d:[0-9]+$"
+                             % (name, op, re.escape(dev), device, re.escape(path), line))
+        consts = sorted(l.split(" on ")[1].split(" at ")[0] for l in lines if " (constant) on " in l)
+        self.assertEqual(consts, [dev + "0", dev + "1"], lines)  # each under its with-device block
+        quiet = run("--local-devices", "cpu=2", path)
+        self.assertEqual(quiet.returncode, 0, quiet.stderr)
+        self.assertNotIn("placement: ", quiet.stderr)
+        # One device: every node on the CPU.
+        one = run("--log-placement", self.script('x = placeholder(f32, [2], name="x")\n'
+                                                 'print(run(mul(x, 3.0, name="y"), feed={x: [1, 2]}))\n', "one.tfg"))
+        self.assertEqual(one.returncode, 0, one.stderr)
+        self.assertEqual(one.stdout, "[3. 6.]\n")
+        lines = [l for l in one.stderr.splitlines() if l.startswith("placement: ")]
+        self.assertEqual(len(lines), 3, one.stderr)
+        self.assertTrue(all(" on /job:localhost/task:0/device:cpu:0 at " in l for l in lines), lines)
+        self.assertTrue(lines[0].startswith("placement: x (placeholder) on "), lines)
 
     def test_script_from_stdin(self):
         r = run("-", stdin="print(40 + 2)\n")

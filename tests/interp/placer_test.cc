@@ -7,6 +7,7 @@
 #include "devices/cpu/cpu_device.h"
 #include "interp/device_set.h"
 #include "interp/interpreter.h"
+#include "ops/framework/op_registry.h"
 
 namespace tfg {
 namespace {
@@ -23,6 +24,35 @@ class TwoCpus {
   CpuDevice cpu_;
   DeviceSet set_;
 };
+
+// The CPU and a stand-in for a GPU: placement looks only at device names
+// and types, so no GPU is needed to check where nodes go.
+class FakeGpu final : public Device {
+ public:
+  FakeGpu() : Device(LocalDeviceName("gpu", 0), DeviceType::kGpu) {}
+  Allocator* allocator() override { return HostAllocator(); }
+};
+
+class CpuAndGpu {
+ public:
+  CpuAndGpu() : cpu_(1) {
+    set_.Add(&cpu_);
+    set_.AddOwned(std::make_unique<FakeGpu>());
+  }
+  const DeviceSet& set() const { return set_; }
+
+ private:
+  CpuDevice cpu_;
+  DeviceSet set_;
+};
+
+// GPU kernels are registered only in builds with CUDA.
+bool GpuKernelsBuilt() {
+  for (const KernelDef* k : OpRegistry::Global().KernelsFor("matmul")) {
+    if (k->device == DeviceType::kGpu) return true;
+  }
+  return false;
+}
 
 // The graph a script builds (nothing runs).
 class ScriptGraph {
@@ -198,6 +228,76 @@ TEST(PlacerTest, CostModelKeepsASmallChainTogether) {
   EXPECT_EQ((*placed)[s.Id("x")], 0);
   EXPECT_EQ((*placed)[s.Id("y")], 0);
   EXPECT_EQ((*placed)[s.Id("z")], 0);
+}
+
+TEST(GpuPlacementTest, AGpuRequestFindsTheGpu) {
+  CpuAndGpu devices;
+  EXPECT_EQ(*devices.set().Matching(*DeviceSpec::Parse("/device:gpu:0")), (std::vector<int>{1}));
+  EXPECT_EQ(*devices.set().Matching(*DeviceSpec::Parse("/device:cpu:0")), (std::vector<int>{0}));
+  EXPECT_EQ(devices.set().ShortNames(), "cpu:0, gpu:0");
+}
+
+// Costs (interp/placement_cost.cc) with x f32[200, 200]: the placeholder
+// has only a CPU kernel (20200 ns there). The matmul on the CPU: 200 + 0.5
+// ns x 2·200³ flops, ending at 8020400 ns; on the GPU: x comes over in
+// 10000 + 0.1 x 160000 bytes = 26000 ns, then 5000 + 0.005 x 16e6 = 85000
+// ns, ending at 131200 ns: the GPU.
+TEST(GpuPlacementTest, ABigMatmulGoesToTheGpuItsPlaceholderStaysOnTheCpu) {
+  if (!GpuKernelsBuilt()) GTEST_SKIP() << "built without CUDA: no GPU kernels";
+  CpuAndGpu devices;
+  ScriptGraph s("x = placeholder(f32, [200, 200], name=\"x\")\ny = matmul(x, x, name=\"mm\")\n");
+  auto placed = PlaceGraph(s.graph(), devices.set());
+  ASSERT_TRUE(placed.ok()) << placed.status().ToString();
+  EXPECT_EQ((*placed)[s.Id("x")], 0);
+  EXPECT_EQ((*placed)[s.Id("mm")], 1);
+}
+
+// Scalars: a GPU kernel costs 5000 ns to the CPU's ~200, and moving a
+// tensor 10000 ns, so a small chain stays on the CPU although constant,
+// add and mul all have GPU kernels.
+TEST(GpuPlacementTest, SmallScalarWorkStaysOnTheCpu) {
+  if (!GpuKernelsBuilt()) GTEST_SKIP() << "built without CUDA: no GPU kernels";
+  CpuAndGpu devices;
+  ScriptGraph s("x = constant(1.0, name=\"x\")\ny = add(x, 1.0, name=\"y\")\nz = mul(y, 2.0, name=\"z\")\n");
+  auto placed = PlaceGraph(s.graph(), devices.set());
+  ASSERT_TRUE(placed.ok()) << placed.status().ToString();
+  for (const char* name : {"x", "y", "z"}) EXPECT_EQ((*placed)[s.Id(name)], 0) << name;
+}
+
+// sum of 10^6 elements: 500200 ns on the CPU; on the GPU 10000 + 0.1 x 4e6
+// bytes to move the input and 5000 + 0.005 x 1e6 to sum it, 420000 ns.
+// The f32 sum goes to the GPU; the i32 sum, whose op has no GPU kernel
+// for i32, stays on the CPU.
+TEST(GpuPlacementTest, OnlyOpsWithAGpuKernelForTheirDtypeGoToTheGpu) {
+  if (!GpuKernelsBuilt()) GTEST_SKIP() << "built without CUDA: no GPU kernels";
+  CpuAndGpu devices;
+  ScriptGraph s(R"(
+f = placeholder(f32, [1000, 1000], name="f")
+i = placeholder(i32, [1000, 1000], name="i")
+sf = sum(f, name="sf")
+si = sum(i, name="si")
+)");
+  auto placed = PlaceGraph(s.graph(), devices.set());
+  ASSERT_TRUE(placed.ok()) << placed.status().ToString();
+  EXPECT_EQ((*placed)[s.Id("sf")], 1);
+  EXPECT_EQ((*placed)[s.Id("si")], 0);
+  // --device gpu: preferred where there is a kernel, the CPU elsewhere.
+  auto preferred = PlaceGraph(s.graph(), devices.set(), "gpu");
+  ASSERT_TRUE(preferred.ok()) << preferred.status().ToString();
+  EXPECT_EQ((*preferred)[s.Id("f")], 0);
+  EXPECT_EQ((*preferred)[s.Id("sf")], 1);
+  EXPECT_EQ((*preferred)[s.Id("si")], 0);
+}
+
+TEST(GpuPlacementTest, AGpuRequestForAnOpWithoutAGpuKernelFailsAtItsLine) {
+  if (!GpuKernelsBuilt()) GTEST_SKIP() << "built without CUDA: no GPU kernels";
+  CpuAndGpu devices;
+  ScriptGraph s("i = placeholder(i32, [4])\nwith device(\"/device:gpu:0\") { s = sum(i) }\n");
+  auto placed = PlaceGraph(s.graph(), devices.set());
+  ASSERT_FALSE(placed.ok());
+  EXPECT_NE(placed.status().message().find("no kernel for it on /device:gpu:0"), std::string::npos)
+      << placed.status().message();
+  EXPECT_EQ(placed.status().span().line, 2);
 }
 
 }  // namespace

@@ -53,7 +53,9 @@ TEST_F(GraphCodecTest, RoundTripKeepsEveryNode) {
       EXPECT_EQ(a.output_shapes()[k].ToString(), b.output_shapes()[k].ToString()) << a.name();
     }
     EXPECT_EQ(a.span().ToString(), b.span().ToString());
-    if (a.span().valid()) EXPECT_EQ(a.span().file->Line(a.span().line), b.span().file->Line(b.span().line));
+    if (a.span().valid()) {
+      EXPECT_EQ(a.span().file->Line(a.span().line), b.span().file->Line(b.span().line));
+    }
   }
   // The rebuilt loop runs: a plan builds for its exit.
   CpuDevice cpu(1);
@@ -110,7 +112,11 @@ TEST_F(GraphCodecTest, RefusesUnknownOpsAndBadInputs) {
 
 TEST(FindOutputTest, NamesAndErrors) {
   Graph g;
-  auto c = g.AddNode(NodeSpec{"constant", {}, {}, {{"value", Tensor::Scalar<float>(1)}, {"dtype", DType::kF32}}, "c"});
+  NodeSpec spec;
+  spec.op = "constant";
+  spec.attrs = {{"value", Tensor::Scalar<float>(1)}, {"dtype", DType::kF32}};
+  spec.name = "c";
+  auto c = g.AddNode(std::move(spec));
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_TRUE(FindOutput(g, "c:0").ok());
   EXPECT_TRUE(FindOutput(g, "c").ok());

@@ -153,7 +153,9 @@ TEST(WireTest, EveryTruncationIsRefused) {
     for (size_t n = 0; n < bytes.size(); ++n) {
       auto r = DecodeMessage(std::string_view(bytes).substr(0, n));
       EXPECT_FALSE(r.ok()) << "prefix of " << n << " of " << bytes.size() << " bytes decoded";
-      if (!r.ok()) EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
+      if (!r.ok()) {
+        EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
+      }
     }
   }
 }

@@ -155,6 +155,21 @@ def check_example(tfg, examples_dir, tmp):
           f"example test_accuracy {[e.value for e in accuracy]} != printed {printed}")
     check(len(acc.Histograms("hidden1/kernel")) == 1, "example histogram of hidden1/kernel")
     check(any(n.name.startswith("hidden1/") for n in acc.Graph().node), "example graph has hidden1/ nodes")
+    # The CNN: 320 images are 5 batches of 64, so one summary step (0), the
+    # accuracy at step 5, and four 28x28 training images at step 0.
+    logdir = os.path.join(tmp, "cnn")
+    out = run_tfg(tfg, logdir, os.path.join(examples_dir, "fashion_mnist_cnn.tfg"), "1", "320", "0", "200")
+    printed = float(out.split()[-1])
+    acc = accumulator(logdir)
+    check([e.step for e in acc.Scalars("loss")] == [0], "cnn example loss steps")
+    accuracy = acc.Scalars("test_accuracy")
+    check([(e.step, round(e.value, 6)) for e in accuracy] == [(5, round(printed, 6))],
+          f"cnn example test_accuracy {accuracy} != printed {printed}")
+    check(len(acc.Histograms("conv1/kernel")) == 1, "cnn example histogram of conv1/kernel")
+    images = [acc.Images(f"inputs/image/{i}") for i in range(4)]
+    check(all(len(im) == 1 and (im[0].width, im[0].height, im[0].step) == (28, 28, 0) for im in images),
+          "cnn example: four 28x28 input images at step 0")
+    check(any(n.name.startswith("conv1/") for n in acc.Graph().node), "cnn example graph has conv1/ nodes")
 
 
 def main():

@@ -37,6 +37,90 @@ Tensor Values(DType dtype, TensorShape shape, double offset = 0, bool positive =
   return MakeTensorOf(dtype, v, std::move(shape));
 }
 
+Tensor Ints(DType dtype, std::vector<double> values, TensorShape shape) {
+  return MakeTensorOf(dtype, values, std::move(shape));
+}
+
+// Gradients of the unary ops, cross-entropies, bias_add.
+void AddNnCases(std::vector<GpuCase>& cases) {
+  for (DType t : {DType::kF32, DType::kF64}) {
+    for (const char* op : {"relu_grad", "sigmoid_grad", "tanh_grad"}) {
+      cases.push_back({op, t, {Values(t, {7, 9}), Values(t, {7, 9}, 0.4)}, {}, 1e-6});
+    }
+    for (const char* op : {"sqrt_grad", "rsqrt_grad"}) {
+      cases.push_back({op, t, {Values(t, {7, 9}), Values(t, {7, 9}, 0.4, true)}, {}, 1e-6});
+    }
+    for (DType labels : {DType::kI32, DType::kI64}) {
+      Tensor logits = Values(t, {5, 300});
+      Tensor classes = Ints(labels, {3, 0, 299, 17, 100}, {5});
+      cases.push_back({"sparse_softmax_cross_entropy", t, {logits, classes}, {}, 1e-5});
+      cases.push_back({"sparse_softmax_cross_entropy_grad", t, {logits, classes, Values(t, {5}, 0.6)}, {}, 1e-5});
+    }
+    cases.push_back({"sparse_softmax_cross_entropy", t, {Values(t, {2, 3, 7}), Ints(DType::kI32, {0, 6, 1, 2, 3, 5}, {2, 3})},
+                     {}, 1e-5});
+    Tensor logits = Values(t, {5, 300});
+    Tensor dist = Values(t, {5, 300}, 0.2, true);
+    cases.push_back({"softmax_cross_entropy_with_logits", t, {logits, dist}, {}, 1e-5});
+    cases.push_back({"softmax_cross_entropy_grad", t, {logits, dist, Values(t, {5}, 0.6)}, {}, 1e-5});
+    cases.push_back({"bias_add_grad", t, {Values(t, {6, 4, 5})}, {}, 1e-6});
+  }
+  for (DType t : {DType::kF32, DType::kF64, DType::kI32, DType::kI64}) {
+    cases.push_back({"bias_add", t, {Values(t, {6, 4, 5}), Values(t, {5}, 0.3)}, {}, 1e-6});
+  }
+}
+
+// gather and gather_grad (repeated indices add up), constants.
+void AddArrayCases(std::vector<GpuCase>& cases) {
+  for (DType t : {DType::kF16, DType::kF32, DType::kF64, DType::kI32, DType::kI64}) {
+    cases.push_back({"gather", t, {Values(t, {6, 4}), Ints(DType::kI32, {5, 0, 2, 2}, {4})}, {{"axis", int64_t{0}}}, 0});
+    cases.push_back({"gather", t, {Values(t, {3, 6, 2}), Ints(DType::kI64, {1, 5, 0, 1, 4, 3}, {2, 3})},
+                     {{"axis", int64_t{1}}}, 0});
+    cases.push_back({"constant", t, {}, {{"value", Values(t, {3, 4})}, {"dtype", t}}, 0});
+  }
+  for (DType t : {DType::kF32, DType::kF64, DType::kI32, DType::kI64}) {
+    cases.push_back({"gather_grad", t, {Values(t, {4, 4}), Ints(DType::kI32, {5, 0, 2, 2}, {4}), Values(t, {6, 4})},
+                     {{"axis", int64_t{0}}}, 1e-6});
+    cases.push_back({"gather_grad", t, {Values(t, {3, 2, 3, 2}), Ints(DType::kI64, {1, 5, 0, 1, 4, 3}, {2, 3}),
+                     Values(t, {3, 6, 2})}, {{"axis", int64_t{1}}}, 1e-6});
+  }
+}
+
+// conv2d (cuDNN, f32), when the build found cuDNN's headers: VALID,
+// SAME with symmetric padding (3x3 stride 1), SAME with one more row and
+// column after (2x2 stride 2 on 5x5: the input is padded first), strides
+// and dilations.
+void AddConvCases(std::vector<GpuCase>& cases) {
+  if (!HasGpuKernel("conv2d", {DType::kF32, DType::kF32}, {})) return;
+  const DType t = DType::kF32;
+  auto conv = [&](TensorShape in, TensorShape filter, AttrMap attrs) {
+    cases.push_back({"conv2d", t, {Values(t, std::move(in)), Values(t, std::move(filter), 0.3)}, std::move(attrs), 1e-5});
+  };
+  conv({2, 6, 7, 3}, {3, 3, 3, 4}, {});
+  conv({2, 6, 7, 3}, {3, 3, 3, 4}, {{"padding", std::string("SAME")}});
+  conv({1, 5, 5, 2}, {2, 2, 2, 3}, {{"padding", std::string("SAME")}, {"strides", std::vector<int64_t>{2, 2}}});
+  conv({1, 9, 8, 2}, {3, 2, 2, 5}, {{"strides", std::vector<int64_t>{2, 3}}, {"dilations", std::vector<int64_t>{1, 1}}});
+  conv({1, 9, 9, 2}, {3, 3, 2, 2}, {{"padding", std::string("SAME")}, {"dilations", std::vector<int64_t>{2, 2}}});
+}
+
+// Pools: VALID, and SAME with one more row and column after than before
+// (3x3 windows, stride 2, on 7x6).
+void AddPoolCases(std::vector<GpuCase>& cases) {
+  for (DType t : {DType::kF32, DType::kF64}) {
+    const AttrMap valid = {{"ksize", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}};
+    const AttrMap same = {{"ksize", std::vector<int64_t>{3, 3}}, {"strides", std::vector<int64_t>{2, 2}},
+                          {"padding", std::string("SAME")}};
+    Tensor x = Values(t, {2, 7, 6, 3});
+    for (const char* op : {"max_pool", "avg_pool"}) {
+      cases.push_back({op, t, {x}, valid, 1e-6});
+      cases.push_back({op, t, {x}, same, 1e-6});
+    }
+    for (const char* op : {"max_pool_grad", "avg_pool_grad"}) {
+      cases.push_back({op, t, {x, Values(t, {2, 3, 3, 3}, 0.5)}, valid, 1e-6});
+      cases.push_back({op, t, {x, Values(t, {2, 4, 3, 3}, 0.5)}, same, 1e-6});
+    }
+  }
+}
+
 std::vector<GpuCase> Cases() {
   std::vector<GpuCase> cases;
   const DType floats[] = {DType::kF32, DType::kF64};
@@ -64,6 +148,10 @@ std::vector<GpuCase> Cases() {
       cases.push_back({op, t, {Values(t, {4, 6, 3})}, {{"axis", int64_t{1}}}, 1e-5});
     }
   }
+  AddNnCases(cases);
+  AddArrayCases(cases);
+  AddConvCases(cases);
+  AddPoolCases(cases);
   for (DType t : {DType::kF16, DType::kF32, DType::kF64}) {
     double tol = t == DType::kF16 ? 2e-2 : 1e-5;
     cases.push_back({"matmul", t, {Values(t, {8, 16}), Values(t, {16, 4}, 0.5)}, {}, tol});
