@@ -7,6 +7,8 @@
 #include <map>
 
 #include "interp/builtins.h"
+#include "interp/checkpoint_across_tasks.h"
+#include "interp/recovery.h"
 #include "ops/io/checkpoint_file.h"
 
 namespace tfg {
@@ -14,11 +16,6 @@ namespace {
 
 // The prefix of the files checkpoint_every writes: dir/model-<step>.
 constexpr const char* kStepPrefix = "model";
-
-struct NamedVariable {
-  std::string name;  // in the file
-  std::shared_ptr<VariableInfo> var;
-};
 
 Status Fail(const BoundArgs& args, size_t param, const std::string& msg) {
   return Status(Code::kInvalidArgument, args.def->name + "(): " + msg, args.spans[param]);
@@ -145,6 +142,18 @@ Result<Value> SaveOrRestore(Evaluator& ev, BoundArgs& args, bool restore) {
   if (path.empty()) return Fail(args, 0, "the path is empty");
   TFG_ASSIGN_OR_RETURN(std::vector<NamedVariable> vars, ResolveVars(ev, args));
   if (ev.options().check_only) return restore ? Value() : Value::Str(path);
+  if (ev.session().cluster() != nullptr) {
+    Status s = restore ? RestoreAcrossTasks(ev, vars, path, !args[1].is_none()) : SaveAcrossTasks(ev, vars, path);
+    // A task that died during checkpoint_every's save: recovered like a
+    // run(), and the save then writes the restored values.
+    if (!s.ok() && !restore) {
+      auto recovered = RecoverFromDeadTasks(ev, s);
+      if (!recovered.ok()) s = recovered.status();
+      if (recovered.ok() && *recovered) s = SaveAcrossTasks(ev, vars, path);
+    }
+    if (!s.ok()) return s.WithSpan(args.span);
+    return restore ? Value() : Value::Str(path);
+  }
   const std::string op = restore ? "restore_variables" : "save_variables";
   TFG_ASSIGN_OR_RETURN(Node* node, SaveOrRestoreNode(ev, op, NodeAttrs(vars, restore, !args[1].is_none()), args.span));
   TFG_RETURN_IF_ERROR(RunAt(ev, node, path, args.span));
@@ -187,6 +196,25 @@ Result<Value> DeleteCheckpoint(Evaluator& ev, BoundArgs& args) {
   return Value();
 }
 
+// checkpoint_every's hook: where a run() restores from when a cluster task
+// dies, and how many steps the loop has done (to say how many are lost).
+Result<Value> RecoveryPointBuiltin(Evaluator& ev, BoundArgs& args) {
+  TFG_ASSIGN_OR_RETURN(std::string dir, StringArg(args, 0));
+  if (dir.empty()) return Fail(args, 0, "the directory is empty");
+  if (!args[2].is(ValueKind::kInt) || args[2].as_int() < 0) {
+    return Status(Code::kInvalidArgument, "recovery_point(): steps_done must be an int >= 0", args.spans[2]);
+  }
+  auto point = std::make_shared<RecoveryPoint>();
+  point->dir = dir;
+  point->steps_done = args[2].as_int();
+  point->subset = !args[1].is_none();
+  if (point->subset) {
+    TFG_ASSIGN_OR_RETURN(point->vars, ResolveVars(ev, args));
+  }
+  ev.recovery_point() = std::move(point);
+  return Value();
+}
+
 BuiltinParam Req(std::string name) { return BuiltinParam{std::move(name), std::nullopt}; }
 BuiltinParam Opt(std::string name, Value v) { return BuiltinParam{std::move(name), std::move(v)}; }
 
@@ -206,6 +234,11 @@ const BuiltinRegistrar kCheckpointBuiltins({
      LatestCheckpoint},
     {"checkpoint_steps", {Req("dir")}, "The steps of the checkpoints dir/model-<step> in dir, ascending.",
      CheckpointSteps},
+    {"recovery_point", {Req("dir"), Opt("vars", Value()), Opt("steps_done", Value::Int(0))},
+     "Makes a run() that fails because a cluster task died wait for the task to come back, restore the "
+     "newest checkpoint of dir (vars as restore takes them) and run again; steps_done: the training loop's "
+     "steps so far. checkpoint_every calls it. See docs/distributed.md.",
+     RecoveryPointBuiltin},
     {"delete_checkpoint", {Req("path")}, "Deletes a checkpoint file (and refuses any file that is not one).",
      DeleteCheckpoint},
 });

@@ -9,10 +9,12 @@
 
 namespace tfg {
 
-Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect) {
+Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect,
+                               const std::string& listen) {
   if (!connect) return session.AttachCluster(spec, nullptr);
   ClusterOptions options;
   options.heartbeat_seconds = heartbeat_seconds;
+  if (!listen.empty()) options.listen = listen;
   options.local_task = net::TaskOf(session.devices().device(0)->name());
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<ClusterClient> client, ClusterClient::Connect(spec, options));
   return session.AttachCluster(spec, std::move(client));
@@ -51,9 +53,26 @@ Result<Value> Cluster(Evaluator& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(ClusterSpec spec, SpecArg(args));
   TFG_ASSIGN_OR_RETURN(double heartbeat, NumberArg(args, 1));
   if (!(heartbeat >= 0.01 && heartbeat <= 3600)) return Fail(args, 1, "heartbeat must be from 0.01 to 3600 seconds");
-  Status s = ConnectSessionToCluster(ev.session(), std::move(spec), heartbeat, !ev.options().check_only);
+  Status s = ConnectSessionToCluster(ev.session(), std::move(spec), heartbeat, !ev.options().check_only,
+                                     ev.options().master_listen);
   if (!s.ok()) return s.WithSpan(args.span);
   return Value();
+}
+
+// {"ps": [addr], "worker": [addr, addr]}: the cluster declared so far
+// (by --cluster or cluster()), or none; so a script can take its cluster
+// from the command line and count its tasks.
+Result<Value> ClusterSpecBuiltin(Evaluator& ev, BoundArgs&) {
+  const std::vector<ClusterTask>& tasks = ev.session().cluster_tasks();
+  if (tasks.empty()) return Value();
+  Value out = Value::NewDict();
+  for (const ClusterTask& t : tasks) {
+    const std::string job = t.name.substr(5, t.name.find('/', 5) - 5);  // "/job:NAME/..."
+    Value key = Value::Str(job);
+    if (out.as_dict().Find(key) == nullptr) TFG_RETURN_IF_ERROR(out.as_dict().Set(key, Value::NewList()));
+    out.as_dict().Find(key)->as_list().items.push_back(Value::Str(t.address));
+  }
+  return out;
 }
 
 BuiltinRegistrar reg({
@@ -63,6 +82,10 @@ BuiltinRegistrar reg({
                "(`tfg --worker --listen ADDR` processes); checks each task, then `with device(\"/job:ps/task:0\")` "
                "places work on them. `heartbeat`: seconds between liveness checks (a task silent for three is dead)",
                Cluster},
+    BuiltinDef{"cluster_spec", {},
+               "the cluster declared so far (by --cluster or cluster()) as a dict of job name to the addresses of "
+               "its tasks, or none when there is none",
+               ClusterSpecBuiltin},
 });
 
 }  // namespace

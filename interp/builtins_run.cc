@@ -5,6 +5,7 @@
 #include "interp/builtins.h"
 #include "interp/interrupt.h"
 #include "interp/queue_runner.h"
+#include "interp/recovery.h"
 #include "interp/value_convert.h"
 
 namespace tfg {
@@ -145,6 +146,9 @@ void CheckGraphGrowth(Evaluator& ev) {
 
 }  // namespace
 
+// Recoveries of one run() before its error stands.
+constexpr int kMaxRecoveries = 3;
+
 Result<Value> RunFetches(Evaluator& ev, const Value& fetches, const Value& feed, double timeout,
                          const SourceSpan& span) {
   FetchPlan plan;
@@ -167,6 +171,14 @@ Result<Value> RunFetches(Evaluator& ev, const Value& fetches, const Value& feed,
     options.cancellation = interrupt.get();
     if (interrupt && interrupt->IsCancelled()) return Status(Code::kCancelled, "interrupted (Ctrl-C)", span);
     auto r = ev.session().Run(feeds, plan.outputs, plan.targets, options);
+    // A task that died and came back (checkpoint_every): run again, on
+    // the restored variables. A task dying again is recovered again.
+    for (int attempt = 0; !r.ok() && attempt < kMaxRecoveries; ++attempt) {
+      auto recovered = RecoverFromDeadTasks(ev, r.status());
+      if (!recovered.ok()) r = recovered.status();
+      if (!recovered.ok() || !*recovered) break;
+      r = ev.session().Run(feeds, plan.outputs, plan.targets, options);
+    }
     if (!r.ok()) {
       Status s = r.status();
       // The failing node's line comes first; say which run() it was.

@@ -151,10 +151,13 @@ Status ArgParser::ParseOption(const std::string& arg) {
     (name == "--curve-keys" ? opts_.curve_keys : opts_.data_dir) = v;
   } else if (arg == "--compress-transfers") {
     opts_.compress_transfers = true;
+  } else if (is("--master-listen")) {
+    TFG_ASSIGN_OR_RETURN(opts_.master_listen, OptionValue(arg, "--master-listen"));
+    if (auto a = net::NormalizeAddress(opts_.master_listen); !a.ok()) return UsageError(a.status().message());
   } else if (is("--cluster")) {
     TFG_ASSIGN_OR_RETURN(opts_.cluster, OptionValue(arg, "--cluster"));
     if (auto spec = ParseClusterFlag(opts_.cluster); !spec.ok()) return UsageError(spec.status().message());
-  } else if (is("--heartbeat") || is("--master-timeout")) {
+  } else if (is("--heartbeat") || is("--master-timeout") || is("--recovery-timeout")) {
     const std::string name = arg.substr(0, arg.find('='));
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, name));
     char* end = nullptr;
@@ -162,7 +165,11 @@ Status ArgParser::ParseOption(const std::string& arg) {
     if (v.empty() || *end != '\0' || !(s >= 0.01) || s > 3600) {
       return UsageError(name + " expects seconds from 0.01 to 3600, found '" + v + "'");
     }
-    (name == "--heartbeat" ? opts_.heartbeat : opts_.master_timeout) = s;
+    if (name == "--recovery-timeout") {
+      opts_.recovery_timeout = s;
+    } else {
+      (name == "--heartbeat" ? opts_.heartbeat : opts_.master_timeout) = s;
+    }
   } else {
     return UsageError("unknown option '" + arg + "'");
   }
@@ -227,6 +234,7 @@ Result<CliOptions> ArgParser::Parse() {
     if (opts_.compress_transfers) {
       return UsageError("--compress-transfers is the master's choice (it tells the workers): drop it here");
     }
+    if (!opts_.master_listen.empty()) return UsageError("--master-listen is for the master; a --worker has --listen");
     opts_.command = Command::kWorker;
   } else if (!opts_.listen.empty()) return UsageError("--listen goes with --worker");
   else if (!opts_.data_dir.empty()) return UsageError("--data-dir goes with --worker");
@@ -292,6 +300,8 @@ InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   o.device_type = opts.device_type;
   o.cluster = opts.cluster;
   o.heartbeat = opts.heartbeat;
+  o.recovery_timeout = opts.recovery_timeout;
+  o.master_listen = opts.master_listen;
   o.log_placement = opts.log_placement;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
@@ -450,6 +460,12 @@ options:
                 (e.g. ps=tcp://127.0.0.1:7001,worker=tcp://127.0.0.1:7002;tcp://127.0.0.1:7003)
   --heartbeat S seconds between liveness checks of the cluster's tasks (default 1);
                 a task silent for three is dead and fails the run
+  --master-listen ADDR
+                the master's own address for the cluster's tasks (default: a free
+                loopback port); tasks on other machines need one they can reach
+  --recovery-timeout S
+                with checkpoint_every, how long to wait for a dead task to come
+                back before the run fails (default 60)
   --worker --listen ADDR
                 serve as a distributed worker on ADDR (tcp://127.0.0.1:PORT; a bare
                 :PORT binds loopback) until SIGINT or SIGTERM

@@ -53,6 +53,8 @@ struct CliOptions {
   std::string curve_keys;                // --curve-keys DIR; empty: no CURVE security
   std::string data_dir;                  // --data-dir DIR (worker)
   bool compress_transfers = false;       // --compress-transfers (master)
+  double recovery_timeout = 60;          // --recovery-timeout S
+  std::string master_listen;             // --master-listen ADDR
   bool log_placement = false;            // --log-placement
 };
 

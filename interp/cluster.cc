@@ -1,5 +1,6 @@
 #include "interp/cluster.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <sstream>
@@ -82,20 +83,11 @@ Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, 
   std::shared_ptr<ClusterClient> c(new ClusterClient(std::move(spec), std::move(options)));
   ClusterClient* raw = c.get();
   TFG_ASSIGN_OR_RETURN(c->transport_,
-                       net::Transport::Start("tcp://127.0.0.1:0", [raw](net::Frame f) { raw->OnFrame(f); }));
-  Message hello;
-  hello.kind = MessageKind::kHello;
-  hello.hello.registry_hash = net::OpRegistryHash();
-  hello.hello.heartbeat_seconds = c->options_.heartbeat_seconds;
-  hello.hello.compress_transfers = net::GetNetSettings().compress_transfers;
-  c->runs_->set_compress(hello.hello.compress_transfers);
-  hello.hello.cluster.emplace_back(c->options_.local_task, c->transport_->address());
-  for (const ClusterTask& t : c->spec_) hello.hello.cluster.emplace_back(t.name, t.address);
+                       net::Transport::Start(c->options_.listen, [raw](net::Frame f) { raw->OnFrame(f); }));
+  c->runs_->set_compress(net::GetNetSettings().compress_transfers);
   std::vector<uint64_t> ids;
   for (size_t i = 0; i < c->spec_.size(); ++i) {
-    Message m = hello;
-    m.hello.task = c->spec_[i].name;
-    ids.push_back(c->SendRequest(static_cast<int>(i), std::move(m)));
+    ids.push_back(c->SendRequest(static_cast<int>(i), c->HelloFor(static_cast<int>(i))));
   }
   for (size_t i = 0; i < ids.size(); ++i) {
     auto reply = c->Wait(ids[i], c->options_.connect_timeout_seconds);
@@ -112,6 +104,18 @@ Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, 
   }
   c->heartbeat_ = std::thread([raw] { raw->HeartbeatLoop(); });
   return c;
+}
+
+Message ClusterClient::HelloFor(int task) const {
+  Message hello;
+  hello.kind = MessageKind::kHello;
+  hello.hello.registry_hash = net::OpRegistryHash();
+  hello.hello.heartbeat_seconds = options_.heartbeat_seconds;
+  hello.hello.compress_transfers = net::GetNetSettings().compress_transfers;
+  hello.hello.cluster.emplace_back(options_.local_task, transport_->address());
+  for (const ClusterTask& t : spec_) hello.hello.cluster.emplace_back(t.name, t.address);
+  hello.hello.task = spec_[task].name;
+  return hello;
 }
 
 ClusterClient::~ClusterClient() {
@@ -137,14 +141,14 @@ void ClusterClient::Post(int task, Message m) {
   transport_->Send(spec_[task].address, std::move(*bytes));
 }
 
-uint64_t ClusterClient::SendRequest(int task, Message m) {
+uint64_t ClusterClient::SendRequest(int task, Message m, bool even_if_dead) {
   uint64_t id;
   {
     std::lock_guard<std::mutex> lock(mu_);
     id = next_request_++;
     Pending& p = pending_[id];
     p.task = task;
-    if (!dead_[task].empty()) {
+    if (!dead_[task].empty() && !even_if_dead) {
       p.done = true;
       p.failure = Error(Code::kUnavailable, "{}", dead_[task]);
     }
@@ -277,6 +281,41 @@ Result<std::vector<Tensor>> ClusterClient::RunRemote(int task, uint64_t handle, 
     return Status(s.code(), s.message() + " (on task " + spec_[task].name + ")", s.span());
   }
   return std::move(reply->step_done.fetches);
+}
+
+std::vector<int> ClusterClient::DeadTasks() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<int> out;
+  for (size_t i = 0; i < dead_.size(); ++i) {
+    if (!dead_[i].empty()) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+std::string ClusterClient::DeadReason(int task) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return dead_[task];
+}
+
+// A Hello every heartbeat interval (at least every 0.2 s): ZeroMQ
+// reconnects to the address by itself, and Hellos queued while nobody
+// listened arrive together, which the worker takes as one session.
+Status ClusterClient::Reconnect(int task, double timeout_seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  const double every = std::max(0.2, options_.heartbeat_seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    auto reply = Wait(SendRequest(task, HelloFor(task), /*even_if_dead=*/true), std::min(every, std::max(left, 0.01)));
+    if (!reply.ok()) continue;  // no answer yet (or the old process's death)
+    Status s = net::FromWire(reply->status);
+    if (!s.ok()) return s.Prepend("task " + spec_[task].name + " refused the session: ");
+    std::lock_guard<std::mutex> lock(mu_);
+    dead_[task].clear();
+    last_heard_[task] = SteadyNanos();
+    return Status::OK();
+  }
+  return Error(Code::kUnavailable, "task {} did not come back at {} within {:g} s", spec_[task].name,
+               spec_[task].address, timeout_seconds);
 }
 
 void ClusterClient::MarkDead(int task, const std::string& why) {

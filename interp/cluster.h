@@ -58,6 +58,9 @@ struct ClusterOptions {
   double heartbeat_seconds = 1;  // a task silent for 3 of these is dead
   double connect_timeout_seconds = 5;
   std::string local_task;        // the master's own, e.g. "/job:localhost/replica:0/task:0"
+  // Where the master listens for replies and tensors: tasks on other
+  // machines need an address of this machine they can reach.
+  std::string listen = "tcp://127.0.0.1:0";
 };
 
 class ClusterClient {
@@ -82,6 +85,17 @@ class ClusterClient {
   // Tensors from workers to this process's devices arrive here.
   net::RunRendezvousTable& runs() { return *runs_; }
 
+  // Recovery (docs/distributed.md, "Failures and recovery"). The tasks
+  // found dead (silent for three heartbeats), in index order.
+  std::vector<int> DeadTasks();
+  // Why `task` is dead ("" when it is alive).
+  std::string DeadReason(int task);
+  // Says Hello to a dead task again and again (it may be restarted, or
+  // replaced at its address) until it answers or `timeout_seconds` pass.
+  // On an answer the task is alive again, with no state of this session
+  // when it is a new process: its partitions must be registered again.
+  Status Reconnect(int task, double timeout_seconds);
+
  private:
   struct Pending {
     int task = -1;
@@ -94,7 +108,8 @@ class ClusterClient {
   void FailRequest(std::string_view frame, const Status& why);
   // Sends and waits for the reply (or the task's death, or `timeout`).
   Result<net::Message> Call(int task, net::Message m, double timeout_seconds);
-  uint64_t SendRequest(int task, net::Message m);
+  uint64_t SendRequest(int task, net::Message m, bool even_if_dead = false);
+  net::Message HelloFor(int task) const;
   Result<net::Message> Wait(uint64_t id, double timeout_seconds);
   void Post(int task, net::Message m);
   void HeartbeatLoop();
@@ -123,6 +138,8 @@ class ClusterClient {
 // (cluster() and --cluster); with `connect` false (check mode) only adds
 // the devices, for placement. Error: a task unreachable or refusing, or a
 // cluster declared already.
-Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect);
+// `listen`: the master's own address ("" for a free loopback port).
+Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartbeat_seconds, bool connect,
+                               const std::string& listen = "");
 
 }  // namespace tfg

@@ -59,6 +59,7 @@ struct BuildOptions {
 };
 
 class ControlFlowContext;
+struct RecoveryPoint;
 
 class Evaluator {
  public:
@@ -135,6 +136,9 @@ class Evaluator {
   Session& session() { return *session_; }
   ScopeStack& scopes() { return scopes_; }
   const InterpreterOptions& options() const { return options_; }
+  // Set by checkpoint_every: where a run restores from when a cluster task
+  // dies (interp/recovery.h); null when the script keeps no checkpoints.
+  std::shared_ptr<RecoveryPoint>& recovery_point() { return recovery_point_; }
   std::ostream& out();
   std::ostream& err();
   ModuleLoader& modules() { return *modules_; }
@@ -197,6 +201,7 @@ class Evaluator {
   std::vector<std::shared_ptr<VariableInfo>> variables_;
   std::vector<std::weak_ptr<Env>> closure_scopes_;
   RunHistory run_history_;
+  std::shared_ptr<RecoveryPoint> recovery_point_;
   std::unordered_map<std::string, uint64_t> call_counts_;
   // While a standard-library function called from a user's script runs:
   // that call. Nodes the library builds and errors it raises point there,

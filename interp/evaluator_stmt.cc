@@ -1,5 +1,6 @@
 // Statements: assignment, control flow, functions, imports, `with`, `try`.
 #include "interp/evaluator.h"
+#include "interp/colocation.h"
 #include "interp/modules.h"
 #include "interp/value_convert.h"
 
@@ -285,7 +286,15 @@ Result<Flow> Evaluator::ExecWith(const ast::With& s, const std::shared_ptr<Env>&
     case ContextValue::Kind::kScope: scopes_.PushScope(c.text); break;
     case ContextValue::Kind::kDeps: scopes_.PushDeps(c.nodes); break;
     case ContextValue::Kind::kContainer: scopes_.PushContainer(c.text); break;
-    case ContextValue::Kind::kColocate: scopes_.PushColocate(c.text); break;
+    case ContextValue::Kind::kColocate: {
+      DeviceSpec anchor;
+      if (const Node* n = graph_.FindNode(c.text)) {
+        auto spec = DeviceSpec::Parse(SplitDeviceRequest(n->requested_device()).device);
+        if (spec.ok()) anchor = *spec;
+      }
+      scopes_.PushColocate(c.text, anchor);
+      break;
+    }
   }
   ScopeGuard guard(scopes_);
   if (!s.as_name.empty()) env->vars[s.as_name] = ctx;

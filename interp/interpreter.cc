@@ -26,7 +26,8 @@ struct Interpreter::Impl {
     if (cluster_done || ev.options().cluster.empty()) return Status::OK();
     cluster_done = true;
     TFG_ASSIGN_OR_RETURN(ClusterSpec spec, ParseClusterFlag(ev.options().cluster));
-    return ConnectSessionToCluster(ev.session(), std::move(spec), ev.options().heartbeat, !ev.options().check_only);
+    return ConnectSessionToCluster(ev.session(), std::move(spec), ev.options().heartbeat, !ev.options().check_only,
+                                   ev.options().master_listen);
   }
   Evaluator ev;
   bool cluster_done = false;

@@ -27,6 +27,8 @@ struct InterpreterOptions {
   std::string device_type;        // --device TYPE (SessionOptions::default_device_type)
   std::string cluster;            // --cluster JOB=ADDR;ADDR,...: connected before the script runs
   double heartbeat = 1;           // --heartbeat S: liveness checks of --cluster's tasks
+  double recovery_timeout = 60;   // --recovery-timeout S: how long a dead task may take to come back
+  std::string master_listen;      // --master-listen ADDR: the master's address for its tasks ("": loopback)
   bool log_placement = false;     // --log-placement: where each node runs, to `err` (SessionOptions)
   // Limits for running untrusted scripts (the fuzzer): a script that runs
   // more statements, or an op run at once on host values whose inputs or

@@ -124,12 +124,15 @@ std::string ScopeStack::device() const {
     spec = s.outside_setter;
     spec.MergeFrom(s.inside_setter);
   }
-  return spec.ToString() + "@" + s.colocate_with;
+  DeviceSpec merged = s.colocate_device;
+  merged.MergeFrom(spec);
+  return merged.ToString() + "@" + s.colocate_with;
 }
 
-void ScopeStack::PushColocate(const std::string& node_name) {
+void ScopeStack::PushColocate(const std::string& node_name, const DeviceSpec& node_device) {
   State s = current();
   s.colocate_with = node_name;
+  s.colocate_device = node_device;
   states_.push_back(std::move(s));
 }
 

@@ -43,6 +43,9 @@ class ScopeStack {
     std::vector<Node*> control_deps;
     std::string container;
     std::string colocate_with;  // a node name, or ""
+    // The device that node asked for: a run whose graph lacks the node
+    // (an init() of a slot variable) still finds its device.
+    DeviceSpec colocate_device;
     // Inside `with device(replica_device_setter(...))`: the setter, the
     // device of the enclosing blocks, and what blocks inside the setter's
     // block asked for (merged over the ps device a variable gets).
@@ -72,7 +75,7 @@ class ScopeStack {
   void PushScope(const std::string& name);
   void PushDeps(const std::vector<Node*>& nodes);
   void PushContainer(const std::string& name);
-  void PushColocate(const std::string& node_name);
+  void PushColocate(const std::string& node_name, const DeviceSpec& node_device = DeviceSpec());
   void Pop();
   size_t depth() const { return states_.size(); }
 

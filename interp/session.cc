@@ -160,6 +160,7 @@ struct Session::Impl {
   bool optimize;
   std::string default_device_type;
   bool cluster_declared = false;
+  std::vector<ClusterTask> cluster_tasks;
   std::shared_ptr<ClusterClient> cluster;  // worker mode; declared last: closed first
   std::ostream* placement_log;
   std::mutex placement_log_mu;  // runs on several threads may build plans at once
@@ -281,12 +282,14 @@ Session::~Session() = default;
 Device* Session::cpu_device() { return impl_->device.get(); }
 const DeviceSet& Session::devices() const { return impl_->devices; }
 ClusterClient* Session::cluster() const { return impl_->cluster.get(); }
+const std::vector<ClusterTask>& Session::cluster_tasks() const { return impl_->cluster_tasks; }
 
 Status Session::AttachCluster(const ClusterSpec& tasks, std::shared_ptr<ClusterClient> cluster) {
   if (impl_->cluster_declared) {
     return FailedPrecondition("the cluster is declared already (cluster() or --cluster, once per run)");
   }
   impl_->cluster_declared = true;
+  impl_->cluster_tasks = tasks;
   for (size_t i = 0; i < tasks.size(); ++i) {
     impl_->devices.AddOwned(std::make_unique<RemoteDevice>(tasks[i].name + "/device:cpu:0", static_cast<int>(i)));
   }
@@ -295,6 +298,16 @@ Status Session::AttachCluster(const ClusterSpec& tasks, std::shared_ptr<ClusterC
   impl_->plans.clear();
   return Status::OK();
 }
+void Session::ForgetTask(int task) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  for (auto it = impl_->plans.begin(); it != impl_->plans.end();) {
+    const PartitionedPlan* parts = it->second.parts.get();
+    const bool on_task = parts != nullptr && std::any_of(parts->parts.begin(), parts->parts.end(),
+                                                         [task](const auto& p) { return p.remote_task == task; });
+    it = on_task ? impl_->plans.erase(it) : std::next(it);
+  }
+}
+
 int64_t Session::plans_built() const { return impl_->plans_built.load(std::memory_order_relaxed); }
 int64_t Session::runs() const { return impl_->runs.load(std::memory_order_relaxed); }
 const RunStats* Session::stats() const { return impl_->stats.get(); }

@@ -105,6 +105,12 @@ class Session {
   // Once per session.
   Status AttachCluster(const std::vector<ClusterTask>& tasks, std::shared_ptr<ClusterClient> cluster);
   ClusterClient* cluster() const;
+  // The tasks AttachCluster was given (empty before).
+  const std::vector<ClusterTask>& cluster_tasks() const;
+  // Drops the cached plans with a part registered on cluster task `task`:
+  // a task that came back as a new process knows none of their handles,
+  // so the next run of each signature registers its parts again.
+  void ForgetTask(int task);
   const SessionOptions& options() const { return options_; }
   // How many plans were prepared so far (the plan cache's misses).
   int64_t plans_built() const;

@@ -57,5 +57,19 @@ TEST(ScopeStackSetterTest, VariablesGoToPsOtherNodesToTheWorker) {
   EXPECT_EQ(scopes.VariableDevice(4), "/job:train");  // no setter any more
 }
 
+// A run without the anchor (init() of a slot variable) still finds the
+// anchor's device: the request carries it.
+TEST(ScopeStackSetterTest, ColocationCarriesTheAnchorsDevice) {
+  ScopeStack scopes;
+  auto setter = *ReplicaDeviceSetter::Make({"/job:ps/task:0"}, "/job:worker/task:1",
+                                           ReplicaDeviceSetter::Strategy::kRoundRobin);
+  scopes.PushDeviceSetter(setter);
+  scopes.PushColocate("w", *DeviceSpec::Parse("/job:ps/task:0"));
+  EXPECT_EQ(scopes.device(), "/job:ps/task:0@w");
+  EXPECT_EQ(scopes.VariableDevice(4), "/job:ps/task:0@w");
+  scopes.PushDevice(*DeviceSpec::Parse("/device:cpu:0"), false);  // explicit parts still apply
+  EXPECT_EQ(scopes.device(), "/job:ps/task:0/device:cpu:0@w");
+}
+
 }  // namespace
 }  // namespace tfg
