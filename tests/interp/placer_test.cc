@@ -133,7 +133,9 @@ c = a + 1.0
   auto placed = PlaceGraph(s.graph(), cpus.set());
   ASSERT_TRUE(placed.ok()) << placed.status().ToString();
   EXPECT_EQ((*placed)[s.Id("b")], 1);
-  EXPECT_EQ(s.graph().node(s.Id("b"))->requested_device(), "@a");
+  // The request names a's own request as well as the anchor, so b asks
+  // for a's device even in a run that does not contain a.
+  EXPECT_EQ(s.graph().node(s.Id("b"))->requested_device(), "/device:cpu:1@a");
 }
 
 TEST(PlacerTest, AWhileLoopRunsOnOneDevice) {
