@@ -2,17 +2,11 @@
 // gather (a copy), and one per value element of gather_grad (an atomic add
 // into the zeroed output, so repeated indices add up without races).
 #include "ops/array/gather_cuda.h"
+#include "devices/cuda/launch_grid.h"
 
 namespace tfg::cuda {
 
 namespace {
-
-constexpr int kThreads = 256;
-
-unsigned Blocks(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < 65535 ? blocks : 65535);  // grid-stride loops cover the rest
-}
 
 // Element e of [outer, n, inner]: its index position and source row.
 struct Position {

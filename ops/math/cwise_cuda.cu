@@ -1,18 +1,12 @@
 // Elementwise CUDA kernels. The arithmetic is the functors of
 // ops/math/cwise_functors.h, the same code the CPU kernels run.
 #include "ops/math/cwise_cuda.h"
+#include "devices/cuda/launch_grid.h"
 #include "ops/math/cwise_functors.h"
 
 namespace tfg::cuda {
 
 namespace {
-
-constexpr int kThreads = 256;
-
-unsigned Blocks(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < 65535 ? blocks : 65535);  // grid-stride loops cover the rest
-}
 
 template <typename T, typename F>
 __global__ void BinaryKernel(F f, const T* x, const T* y, T* z, int64_t n, BroadcastIndex index) {

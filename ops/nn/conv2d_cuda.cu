@@ -1,17 +1,11 @@
 // Moving conv2d's operands into the layouts cuDNN takes: the filter
 // transposed, the input padded. One thread per output element.
 #include "ops/nn/conv2d_cuda.h"
+#include "devices/cuda/launch_grid.h"
 
 namespace tfg::cuda {
 
 namespace {
-
-constexpr int kThreads = 256;
-
-unsigned Blocks(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < 65535 ? blocks : 65535);  // grid-stride loops cover the rest
-}
 
 template <typename E>
 __global__ void TransposeKernel(const E* in, E* out, int64_t rows, int64_t cols) {

@@ -3,17 +3,11 @@
 // avg_pool.cc): one thread per pooled element; the gradients add into the
 // zeroed input gradient with atomic adds, as windows overlap.
 #include "ops/nn/pool_cuda.h"
+#include "devices/cuda/launch_grid.h"
 
 namespace tfg::cuda {
 
 namespace {
-
-constexpr int kThreads = 256;
-
-unsigned Blocks(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < 65535 ? blocks : 65535);  // grid-stride loops cover the rest
-}
 
 // Pooled element e: its image, channel and the valid part of its window.
 struct Window {
