@@ -11,44 +11,19 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 import worker_test
-from worker_test import Worker
+from worker_test import WorkerFixture
 
-DEADLINE = 60
 # Refusals must come in bounded time: the 5 s handshake limit and start-up.
 REFUSAL_SECONDS = 30
 
 
-class SecurityTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="tfg_sec_")
-        self.workers = []
-
-    def tearDown(self):
-        for w in self.workers:
-            w.stop()
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def worker(self, *flags):
-        w = Worker(self.dir, *flags)
-        self.workers.append(w)
-        return w
-
-    def script(self, text, name="s.tfg"):
-        path = os.path.join(self.dir, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
-
-    def run_tfg(self, *args, **kw):
-        return subprocess.run([worker_test.TFG, "--quiet", *args], capture_output=True, text=True,
-                              timeout=DEADLINE, **kw)
+class SecurityTest(WorkerFixture):
+    prefix = "tfg_sec_"
 
     @staticmethod
     def read(path):

@@ -84,9 +84,13 @@ def zmtp_frame(payload):
     return b"\x02" + struct.pack(">Q", len(payload)) + payload
 
 
-class WorkerTest(unittest.TestCase):
+class WorkerFixture(unittest.TestCase):
+    """A scratch directory, the workers a test starts (always stopped), and
+    master runs of scripts written there; shared with security_test."""
+    prefix = "tfg_net_"
+
     def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="tfg_net_")
+        self.dir = tempfile.mkdtemp(prefix=self.prefix)
         self.workers = []
 
     def tearDown(self):
@@ -105,9 +109,11 @@ class WorkerTest(unittest.TestCase):
             f.write(text)
         return path
 
-    def run_tfg(self, *args):
-        return subprocess.run([TFG, "--quiet", *args], capture_output=True, text=True, timeout=DEADLINE)
+    def run_tfg(self, *args, **kw):
+        return subprocess.run([TFG, "--quiet", *args], capture_output=True, text=True, timeout=DEADLINE, **kw)
 
+
+class WorkerTest(WorkerFixture):
     # ---------------------------------------------------------------- results
 
     def test_matmul_on_a_worker_equals_local(self):
