@@ -6,18 +6,6 @@
 namespace tfg::net {
 namespace {
 
-WireSpan ToWireSpan(const SourceSpan& s) {
-  WireSpan w;
-  if (!s.valid()) return w;
-  w.file = s.file->path();
-  w.line = s.line;
-  w.col = s.col;
-  w.end_line = s.end_line;
-  w.end_col = s.end_col;
-  w.line_text = std::string(s.file->Line(s.line));
-  return w;
-}
-
 constexpr int32_t kMaxSpanLine = 1 << 20;
 
 // One stand-in file per script path, holding the lines the nodes point

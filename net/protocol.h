@@ -41,27 +41,27 @@ enum class MessageKind : uint8_t {
 inline constexpr uint8_t kLastMessageKind = static_cast<uint8_t>(MessageKind::kErrorReply);
 const char* MessageKindName(MessageKind kind);
 
-// A Status as it crosses the wire: the span keeps the source line's text,
-// so the receiver can print the caret excerpt without the script.
-struct WireStatus {
-  Code code = Code::kOk;
-  std::string message;
-  std::string file;
-  int32_t line = 0, col = 0, end_line = 0, end_col = 0;
-  std::string line_text;
-};
-WireStatus ToWire(const Status& s);
-Status FromWire(const WireStatus& w);
-// A span whose file holds only `line_text`, at line `line`: enough for the
-// caret excerpt of FormatDiagnostic. Invalid (empty) when `file` is empty.
-SourceSpan SpanFromWire(const std::string& file, int32_t line, int32_t col, int32_t end_line, int32_t end_col,
-                        const std::string& line_text);
-
+// A source span as it crosses the wire: the source line's text travels
+// with it, so the receiver can print the caret excerpt without the script.
 struct WireSpan {
   std::string file;
   int32_t line = 0, col = 0, end_line = 0, end_col = 0;
   std::string line_text;
 };
+// Invalid (empty) when the span is.
+WireSpan ToWireSpan(const SourceSpan& s);
+// A span whose file holds only `line_text`, at line `line`: enough for the
+// caret excerpt of FormatDiagnostic. Invalid (empty) when `file` is empty.
+SourceSpan SpanFromWire(const WireSpan& w);
+
+// A Status as it crosses the wire.
+struct WireStatus {
+  Code code = Code::kOk;
+  std::string message;
+  WireSpan span;
+};
+WireStatus ToWire(const Status& s);
+Status FromWire(const WireStatus& w);
 
 struct WireInput {
   int32_t node = 0;    // index into GraphDef::nodes

@@ -14,28 +14,6 @@ void Save(Out& ar, const NodeDef& n);
 
 constexpr int32_t kMaxLine = std::numeric_limits<int32_t>::max();
 
-void Save(Out& ar, const WireStatus& s) {
-  ar(static_cast<uint8_t>(s.code));
-  Save(ar, s.message);
-  Save(ar, s.file);
-  ar(s.line, s.col, s.end_line, s.end_col);
-  Save(ar, s.line_text);
-}
-WireStatus LoadStatus(In& in) {
-  WireStatus s;
-  const auto code = in.Read<uint8_t>();
-  if (code > static_cast<uint8_t>(Code::kDataLoss)) Refuse("unknown status code {}", code);
-  s.code = static_cast<Code>(code);
-  s.message = LoadString(in, "status message");
-  s.file = LoadString(in, "status file");
-  s.line = LoadInt32(in, 0, kMaxLine, "line");
-  s.col = LoadInt32(in, 0, kMaxLine, "column");
-  s.end_line = LoadInt32(in, 0, kMaxLine, "end line");
-  s.end_col = LoadInt32(in, 0, kMaxLine, "end column");
-  s.line_text = LoadString(in, "source line");
-  return s;
-}
-
 void Save(Out& ar, const WireSpan& s) {
   Save(ar, s.file);
   ar(s.line, s.col, s.end_line, s.end_col);
@@ -49,6 +27,22 @@ WireSpan LoadSpan(In& in) {
   s.end_line = LoadInt32(in, 0, kMaxLine, "end line");
   s.end_col = LoadInt32(in, 0, kMaxLine, "end column");
   s.line_text = LoadString(in, "source line");
+  return s;
+}
+
+// A status is its code and message, then its span.
+void Save(Out& ar, const WireStatus& s) {
+  ar(static_cast<uint8_t>(s.code));
+  Save(ar, s.message);
+  Save(ar, s.span);
+}
+WireStatus LoadStatus(In& in) {
+  WireStatus s;
+  const auto code = in.Read<uint8_t>();
+  if (code > static_cast<uint8_t>(Code::kDataLoss)) Refuse("unknown status code {}", code);
+  s.code = static_cast<Code>(code);
+  s.message = LoadString(in, "status message");
+  s.span = LoadSpan(in);
   return s;
 }
 
@@ -327,42 +321,45 @@ const char* MessageKindName(MessageKind kind) {
   return "unknown";
 }
 
+WireSpan ToWireSpan(const SourceSpan& s) {
+  WireSpan w;
+  if (!s.valid()) return w;
+  w.file = s.file->path();
+  w.line = s.line;
+  w.col = s.col;
+  w.end_line = s.end_line;
+  w.end_col = s.end_col;
+  w.line_text = std::string(s.file->Line(s.line));
+  return w;
+}
+
 WireStatus ToWire(const Status& s) {
   WireStatus w;
   w.code = s.code();
   if (s.ok()) return w;
   w.message = s.message();
-  const SourceSpan& span = s.span();
-  if (span.valid()) {
-    w.file = span.file->path();
-    w.line = span.line;
-    w.col = span.col;
-    w.end_line = span.end_line;
-    w.end_col = span.end_col;
-    w.line_text = std::string(span.file->Line(span.line));
-  }
+  w.span = ToWireSpan(s.span());
   return w;
 }
 
 // The span points into a stand-in file holding only the failing line, at
 // its line number, so the caret excerpt prints as on the sending side.
-SourceSpan SpanFromWire(const std::string& file, int32_t line, int32_t col, int32_t end_line, int32_t end_col,
-                        const std::string& line_text) {
-  if (file.empty() || line <= 0 || line > (1 << 20)) return {};
-  std::string text(static_cast<size_t>(line - 1), '\n');
-  text += line_text;
+SourceSpan SpanFromWire(const WireSpan& w) {
+  if (w.file.empty() || w.line <= 0 || w.line > (1 << 20)) return {};
+  std::string text(static_cast<size_t>(w.line - 1), '\n');
+  text += w.line_text;
   SourceSpan span;
-  span.file = std::make_shared<SourceFile>(file, std::move(text));
-  span.line = line;
-  span.col = col;
-  span.end_line = end_line;
-  span.end_col = end_col;
+  span.file = std::make_shared<SourceFile>(w.file, std::move(text));
+  span.line = w.line;
+  span.col = w.col;
+  span.end_line = w.end_line;
+  span.end_col = w.end_col;
   return span;
 }
 
 Status FromWire(const WireStatus& w) {
   if (w.code == Code::kOk) return Status::OK();
-  return Status(w.code, w.message, SpanFromWire(w.file, w.line, w.col, w.end_line, w.end_col, w.line_text));
+  return Status(w.code, w.message, SpanFromWire(w.span));
 }
 
 uint64_t OpRegistryHash() {
