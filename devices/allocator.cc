@@ -1,5 +1,6 @@
 #include "devices/allocator.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace tfg {
@@ -14,25 +15,49 @@ void Allocator::RecordAllocate(size_t bytes) {
 
 namespace {
 
-// Scalars and other tiny tensors (a while_loop's counters, a loss) are
-// allocated and freed millions of times: each thread keeps a few freed
-// one-line blocks to hand out again instead of going to malloc.
+// Small tensors (a while_loop's counters, a loss, a bias received from
+// another task) are allocated and freed millions of times, and glibc's
+// aligned allocation of a few hundred bytes fragments its bins (each
+// such request then pays to consolidate them). Each thread keeps a few
+// freed blocks of every power-of-two size up to kLargestCached to hand out
+// again instead.
+constexpr size_t kLargestCached = 4096;
+constexpr int kClasses = 7;  // 64, 128, ..., 4096 bytes
+
+// The class of a request of `bytes` (rounded up to a power of two), or -1
+// above kLargestCached.
+int SizeClass(size_t bytes) {
+  if (bytes > kLargestCached) return -1;
+  int c = 0;
+  while ((CpuAllocator::kAlignment << c) < bytes) ++c;
+  return c;
+}
+
 class SmallBlockCache {
  public:
   ~SmallBlockCache() {
-    for (size_t i = 0; i < size_; ++i) std::free(blocks_[i]);
+    for (auto& blocks : classes_) {
+      for (size_t i = 0; i < blocks.size; ++i) std::free(blocks.free[i]);
+    }
   }
-  void* Take() { return size_ == 0 ? nullptr : blocks_[--size_]; }
-  bool Keep(void* p) {
-    if (size_ == kCapacity) return false;
-    blocks_[size_++] = p;
+  void* Take(int c) {
+    Blocks& b = classes_[c];
+    return b.size == 0 ? nullptr : b.free[--b.size];
+  }
+  bool Keep(int c, void* p) {
+    Blocks& b = classes_[c];
+    if (b.size == kCapacity) return false;
+    b.free[b.size++] = p;
     return true;
   }
 
  private:
-  static constexpr size_t kCapacity = 64;
-  void* blocks_[kCapacity];
-  size_t size_ = 0;
+  static constexpr size_t kCapacity = 32;
+  struct Blocks {
+    void* free[kCapacity];
+    size_t size = 0;
+  };
+  Blocks classes_[kClasses];
 };
 
 // Under AddressSanitizer blocks go straight back to malloc, so a use after
@@ -48,13 +73,22 @@ SmallBlockCache& ThreadCache() {
   return cache;
 }
 
+// What is allocated for `bytes`: a whole class when blocks are cached (so
+// that the block serves any request of its class again), else whole
+// alignment units.
+size_t BlockBytes(size_t bytes) {
+  const int c = SizeClass(bytes);
+  if (kCacheSmallBlocks && c >= 0) return CpuAllocator::kAlignment << c;
+  return std::max((bytes + CpuAllocator::kAlignment - 1) / CpuAllocator::kAlignment, size_t{1}) *
+         CpuAllocator::kAlignment;
+}
+
 }  // namespace
 
 void* CpuAllocator::Allocate(size_t bytes) {
-  size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  if (rounded == 0) rounded = kAlignment;
-  void* p = kCacheSmallBlocks && rounded == kAlignment ? ThreadCache().Take() : nullptr;
-  if (p == nullptr) p = std::aligned_alloc(kAlignment, rounded);
+  const int c = kCacheSmallBlocks ? SizeClass(bytes) : -1;
+  void* p = c >= 0 ? ThreadCache().Take(c) : nullptr;
+  if (p == nullptr) p = std::aligned_alloc(kAlignment, BlockBytes(bytes));
   if (p) RecordAllocate(bytes);
   return p;
 }
@@ -62,7 +96,8 @@ void* CpuAllocator::Allocate(size_t bytes) {
 void CpuAllocator::Deallocate(void* ptr, size_t bytes) {
   if (!ptr) return;
   RecordDeallocate(bytes);
-  if (kCacheSmallBlocks && bytes <= kAlignment && ThreadCache().Keep(ptr)) return;
+  const int c = kCacheSmallBlocks ? SizeClass(bytes) : -1;
+  if (c >= 0 && ThreadCache().Keep(c, ptr)) return;
   std::free(ptr);
 }
 

@@ -82,9 +82,11 @@ ClusterClient::ClusterClient(ClusterSpec spec, ClusterOptions options)
 Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, ClusterOptions options) {
   std::shared_ptr<ClusterClient> c(new ClusterClient(std::move(spec), std::move(options)));
   ClusterClient* raw = c.get();
-  TFG_ASSIGN_OR_RETURN(c->transport_,
-                       net::Transport::Start(c->options_.listen, [raw](net::Frame f) { raw->OnFrame(f); }));
+  auto on_message = [raw](net::Received r) { raw->OnMessage(std::move(r)); };
+  TFG_ASSIGN_OR_RETURN(c->transport_, net::Transport::Start(c->options_.listen, on_message));
   c->runs_->set_compress(net::GetNetSettings().compress_transfers);
+  c->transport_->OnRefusal(
+      [raw](const std::string& to, const std::string& problem) { raw->FailRefusedTask(to, problem); });
   std::vector<uint64_t> ids;
   for (size_t i = 0; i < c->spec_.size(); ++i) {
     ids.push_back(c->SendRequest(static_cast<int>(i), c->HelloFor(static_cast<int>(i))));
@@ -180,11 +182,12 @@ Result<Message> ClusterClient::Call(int task, Message m, double timeout_seconds)
   return Wait(SendRequest(task, std::move(m)), timeout_seconds);
 }
 
-void ClusterClient::OnFrame(std::string_view frame) {
-  auto m = net::DecodeMessage(frame);
+void ClusterClient::OnMessage(net::Received received) {
+  const std::string_view head = received.head;
+  auto m = net::DecodeMessage(head, std::move(received.attachments));
   if (!m.ok()) {
-    net::LogNet("refused a frame of " + std::to_string(frame.size()) + " bytes: " + m.status().message());
-    return FailRequest(frame, m.status());
+    net::LogNet("refused a message of " + std::to_string(head.size()) + " bytes: " + m.status().message());
+    return FailRequest(head, m.status());
   }
   if (m->session_id != session_id_) return net::LogNet("a message for another session: ignored");
   if (m->kind == MessageKind::kTensor) {
@@ -208,8 +211,8 @@ void ClusterClient::OnFrame(std::string_view frame) {
 
 // A reply we cannot read still ends the request it answers, with the
 // reason, instead of leaving it waiting.
-void ClusterClient::FailRequest(std::string_view frame, const Status& why) {
-  auto header = net::DecodeHeader(frame);
+void ClusterClient::FailRequest(std::string_view head, const Status& why) {
+  auto header = net::DecodeHeader(head);
   if (!header.ok() || header->session_id != session_id_) return;
   std::lock_guard<std::mutex> lock(mu_);
   auto it = pending_.find(header->request_id);
@@ -217,6 +220,17 @@ void ClusterClient::FailRequest(std::string_view frame, const Status& why) {
   it->second.done = true;
   it->second.failure = Status(Code::kDataLoss, fmt::format("task {} sent a reply that cannot be read: {}",
                                                            spec_[it->second.task].name, why.message()));
+  cv_.notify_all();
+}
+
+void ClusterClient::FailRefusedTask(const std::string& address, const std::string& problem) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [id, p] : pending_) {
+    if (p.done || p.task < 0 || spec_[p.task].address != address) continue;
+    const ClusterTask& t = spec_[p.task];
+    p.done = true;
+    p.failure = Error(Code::kUnavailable, "task {} at {} {}", t.name, t.address, problem);
+  }
   cv_.notify_all();
 }
 

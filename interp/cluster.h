@@ -104,8 +104,11 @@ class ClusterClient {
     Status failure;  // the task died
   };
   ClusterClient(ClusterSpec spec, ClusterOptions options);
-  void OnFrame(std::string_view frame);
-  void FailRequest(std::string_view frame, const Status& why);
+  void OnMessage(net::Received received);
+  void FailRequest(std::string_view head, const Status& why);
+  // Ends every request waiting on the task(s) at `address`, which refused
+  // the connection for good (Transport::OnRefusal).
+  void FailRefusedTask(const std::string& address, const std::string& problem);
   // Sends and waits for the reply (or the task's death, or `timeout`).
   Result<net::Message> Call(int task, net::Message m, double timeout_seconds);
   uint64_t SendRequest(int task, net::Message m, bool even_if_dead = false);

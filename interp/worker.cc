@@ -70,7 +70,7 @@ int64_t Now() { return Clock::now().time_since_epoch().count(); }
 
 struct WorkerService::Impl {
   explicit Impl(const WorkerOptions& o) : options(o), device(o.threads), pool(o.threads) {}
-  void OnFrame(std::string_view frame);
+  void OnMessage(net::Received received);
   void Dispatch(Message m);
   void Reply(const std::string& to, Message m);
   void OnHello(const Message& m);
@@ -113,11 +113,12 @@ std::shared_ptr<WorkerSession> WorkerService::Impl::Find(uint64_t id) {
 
 // Refused frames are logged; the sender gets an error reply only when it
 // names a session we know (so a stranger cannot make us connect anywhere).
-void WorkerService::Impl::OnFrame(std::string_view frame) {
-  auto m = net::DecodeMessage(frame);
+void WorkerService::Impl::OnMessage(net::Received received) {
+  const std::string_view head = received.head;
+  auto m = net::DecodeMessage(head, std::move(received.attachments));
   if (m.ok()) return Dispatch(std::move(*m));
-  net::LogNet("refused a frame of " + std::to_string(frame.size()) + " bytes: " + m.status().message());
-  auto header = net::DecodeHeader(frame);
+  net::LogNet("refused a message of " + std::to_string(head.size()) + " bytes: " + m.status().message());
+  auto header = net::DecodeHeader(head);
   if (!header.ok()) return;
   auto s = Find(header->session_id);
   if (s == nullptr) return;
@@ -211,8 +212,8 @@ Status WorkerService::Impl::Push(WorkerSession* s, const std::string& task, cons
   m.session_id = s->id;
   m.tensor = t;
   m.reply_to = transport->address();
-  TFG_ASSIGN_OR_RETURN(std::string bytes, net::EncodeMessage(m));
-  transport->Send(it->second, std::move(bytes));
+  TFG_ASSIGN_OR_RETURN(net::EncodedMessage encoded, net::EncodeMessage(m));
+  transport->Send(it->second, std::move(encoded));
   return Status::OK();
 }
 
@@ -359,8 +360,8 @@ Result<std::unique_ptr<WorkerService>> WorkerService::Start(const WorkerOptions&
   std::unique_ptr<WorkerService> w(new WorkerService());
   w->impl_ = std::make_unique<Impl>(options);
   Impl* impl = w->impl_.get();
-  TFG_ASSIGN_OR_RETURN(impl->transport,
-                       net::Transport::Start(options.listen, [impl](net::Frame f) { impl->OnFrame(f); }));
+  auto on_message = [impl](net::Received r) { impl->OnMessage(std::move(r)); };
+  TFG_ASSIGN_OR_RETURN(impl->transport, net::Transport::Start(options.listen, on_message));
   return w;
 }
 

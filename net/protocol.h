@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -18,11 +20,18 @@
 namespace tfg::net {
 
 inline constexpr uint32_t kMagic = 0x4e474654;  // "TFGN" little-endian
-inline constexpr uint16_t kProtocolVersion = 2;
+inline constexpr uint16_t kProtocolVersion = 3;
 // No frame may be larger: a length in a message is never trusted beyond
 // the bytes that actually arrived, and nothing arrives beyond this.
 inline constexpr size_t kMaxMessageBytes = size_t{1} << 30;
 inline constexpr int kMaxRank = 64;
+// A numeric tensor of at least this many bytes travels as a frame of its
+// own (an attachment), straight from and into tensor buffers. Below it the
+// elements are copied into the message: two copies of a few KB cost less
+// than a frame, and small frames arrive at any alignment.
+inline constexpr size_t kAttachBytes = 8192;
+// Frames after the head that one message may have.
+inline constexpr size_t kMaxAttachments = kMaxMessageBytes / kAttachBytes;
 
 enum class MessageKind : uint8_t {
   kHello = 1,          // master -> worker: open a session (version, op registry hash, cluster)
@@ -154,18 +163,40 @@ struct Message {
   uint64_t registry_hash = 0;  // kHelloReply
 };
 
+// A message as it goes on the wire: `head` holds the envelope and body;
+// each attachment is a tensor whose elements follow as a frame of their
+// own, in the order the body names them. Attachments are sent from the
+// tensors' own buffers (which they keep alive until sent), not copied.
+struct EncodedMessage {
+  std::string head;
+  std::vector<Tensor> attachments;
+  size_t bytes() const;
+};
+
+// A frame received after a head: its bytes, and what keeps them alive (the
+// transport's buffer). A tensor decoded from it keeps `owner` and uses the
+// bytes in place when they are aligned for its dtype.
+struct Attachment {
+  char* data = nullptr;
+  size_t size = 0;
+  std::shared_ptr<void> owner;
+  // An attachment holding a copy of `bytes` (tests, the fuzzer).
+  static Attachment Copy(std::string_view bytes);
+};
+
 // Encodes `m` (never fails on a well-formed message; an uninitialized
 // tensor where a value is required is an error).
-Result<std::string> EncodeMessage(const Message& m);
+Result<EncodedMessage> EncodeMessage(const Message& m);
 // Decodes and validates every field: magic, version, kind, each length
-// against the bytes left, dtypes, ranks, dims, element counts, attr kinds.
-// Anything else comes back as an InvalidArgument error naming what was
-// wrong; nothing in `bytes` is trusted.
-Result<Message> DecodeMessage(std::string_view bytes);
+// against the bytes left, dtypes, ranks, dims, element counts, attr kinds,
+// and each attachment's size against its tensor (every one used, none
+// missing). Anything else comes back as an InvalidArgument error naming
+// what was wrong; nothing received is trusted.
+Result<Message> DecodeMessage(std::string_view head, std::vector<Attachment> attachments = {});
 
 // The envelope alone (kind, ids, reply address), body not read: lets a
 // receiver answer a message whose body it refuses.
-Result<Message> DecodeHeader(std::string_view bytes);
+Result<Message> DecodeHeader(std::string_view head);
 
 // A hash of every registered op's name and signature: two binaries with
 // equal hashes build the same nodes from the same NodeDefs.

@@ -107,38 +107,44 @@ Result<std::unique_ptr<Transport>> Transport::Start(const std::string& address, 
 
 Transport::~Transport() {
   stop_.store(true);
-  if (wake_fd_ >= 0) {
-    uint64_t one = 1;
-    ssize_t ignored = write(wake_fd_, &one, sizeof(one));
-    (void)ignored;
-  }
+  if (wake_fd_ >= 0) Wake();
   if (thread_.joinable()) thread_.join();
   for (auto& [addr, socket] : peers_) zmq_close(socket);
   for (auto& [addr, socket] : monitors_) zmq_close(socket);
+  for (void* socket : retired_monitors_) zmq_close(socket);
   if (zap_ != nullptr) zmq_close(zap_);
   if (router_ != nullptr) zmq_close(router_);
   if (context_ != nullptr) zmq_ctx_term(context_);
   if (wake_fd_ >= 0) close(wake_fd_);
 }
 
-void Transport::Send(const std::string& to, std::string frame) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    outbox_.emplace_back(to, std::move(frame));
-  }
+void Transport::Wake() {
   uint64_t one = 1;
   ssize_t ignored = write(wake_fd_, &one, sizeof(one));
   (void)ignored;
 }
 
-void Transport::Forget(const std::string& to) {
+void Transport::Send(const std::string& to, EncodedMessage message) {
+  bool created = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    forget_.push_back(to);
+    std::lock_guard<std::mutex> lock(sockets_mu_);
+    void* socket = PeerSocket(to, &created);
+    if (socket != nullptr) SendParts(socket, to, std::move(message));
   }
-  uint64_t one = 1;
-  ssize_t ignored = write(wake_fd_, &one, sizeof(one));
-  (void)ignored;
+  if (created) Wake();  // the new peer's monitor joins the poll set
+}
+
+void Transport::Forget(const std::string& to) {
+  std::lock_guard<std::mutex> lock(sockets_mu_);
+  auto it = peers_.find(to);
+  if (it == peers_.end()) return;
+  zmq_close(it->second);
+  peers_.erase(it);
+  auto m = monitors_.find(to);
+  if (m != monitors_.end()) {
+    retired_monitors_.push_back(m->second);
+    monitors_.erase(m);
+  }
 }
 
 // Polls the ROUTER, the wake-up fd, the ZAP socket (CURVE only) and each
@@ -147,10 +153,15 @@ void Transport::Loop() {
   std::vector<zmq_pollitem_t> items;
   std::vector<std::pair<std::string, void*>> monitors;
   while (!stop_.load()) {
+    {
+      std::lock_guard<std::mutex> lock(sockets_mu_);
+      for (void* retired : retired_monitors_) zmq_close(retired);
+      retired_monitors_.clear();
+      monitors.assign(monitors_.begin(), monitors_.end());
+    }
     items = {{router_, 0, ZMQ_POLLIN, 0}, {nullptr, wake_fd_, ZMQ_POLLIN, 0}};
     if (zap_ != nullptr) items.push_back({zap_, 0, ZMQ_POLLIN, 0});
     const size_t first_monitor = items.size();
-    monitors.assign(monitors_.begin(), monitors_.end());
     for (const auto& [to, monitor] : monitors) items.push_back({monitor, 0, ZMQ_POLLIN, 0});
     if (zmq_poll(items.data(), static_cast<int>(items.size()), 200) < 0 && zmq_errno() != EINTR) break;
     if (items[1].revents & ZMQ_POLLIN) {
@@ -162,47 +173,59 @@ void Transport::Loop() {
     for (size_t i = 0; i < monitors.size(); ++i) {
       if (items[first_monitor + i].revents & ZMQ_POLLIN) ReadMonitor(monitors[i].first, monitors[i].second);
     }
-    SendQueued();
     if (items[0].revents & ZMQ_POLLIN) ReceiveAll();
   }
-  SendQueued();  // what was queued before the stop (a goodbye) still goes
 }
 
-// A frame is [peer identity, payload]; anything else is dropped.
+// A message is [peer identity, head, attachments...]; one with no head or
+// more frames than the protocol allows is dropped whole.
 void Transport::ReceiveAll() {
   for (;;) {
-    std::vector<Frame> parts;
-    int more = 1;
+    Frame identity;
+    if (zmq_msg_recv(identity.msg(), router_, ZMQ_DONTWAIT) < 0) return;
+    frames_received_.fetch_add(1);
+    Received message;
+    size_t frames = 0, bytes = 0;
+    bool more = zmq_msg_more(identity.msg());
     while (more) {
       Frame part;
-      if (zmq_msg_recv(part.msg_, router_, ZMQ_DONTWAIT) < 0) {
-        if (parts.empty()) return;
-        break;
+      if (zmq_msg_recv(part.msg(), router_, ZMQ_DONTWAIT) < 0) break;
+      more = zmq_msg_more(part.msg());
+      bytes += part.size();
+      if (++frames == 1) {
+        message.head = std::move(part);
+      } else if (frames <= kMaxAttachments + 1) {
+        auto frame = std::make_shared<Frame>(std::move(part));
+        message.attachments.push_back(Attachment{frame->data(), frame->size(), frame});
       }
-      more = zmq_msg_more(part.msg_);
-      parts.push_back(std::move(part));
     }
-    frames_received_.fetch_add(1);
-    if (parts.size() != 2) {
-      LogNet("dropped a message of " + std::to_string(parts.size()) + " parts (expected one frame)");
+    if (frames == 0 || frames > kMaxAttachments + 1) {
+      LogNet("dropped a message of " + std::to_string(frames) + " frames (expected a head and at most " +
+             std::to_string(kMaxAttachments) + " attachments)");
       continue;
     }
-    g_bytes_received.fetch_add(static_cast<int64_t>(parts[1].size()));
-    handler_(std::move(parts[1]));
+    g_bytes_received.fetch_add(static_cast<int64_t>(bytes));
+    handler_(std::move(message));
   }
 }
 
-Frame::Frame() : msg_(new zmq_msg_t) { zmq_msg_init(msg_); }
-Frame::~Frame() {
-  if (msg_ == nullptr) return;
-  zmq_msg_close(msg_);
-  delete msg_;
-}
-Frame::Frame(Frame&& o) noexcept : msg_(o.msg_) { o.msg_ = nullptr; }
-const char* Frame::data() const { return static_cast<const char*>(zmq_msg_data(msg_)); }
-size_t Frame::size() const { return zmq_msg_size(msg_); }
+static_assert(sizeof(zmq_msg_t) == 64 && alignof(zmq_msg_t) <= 8, "Frame holds a zmq_msg_t in 64 bytes");
 
-void* Transport::PeerSocket(const std::string& to) {
+Frame::Frame() { zmq_msg_init(msg()); }
+Frame::~Frame() { zmq_msg_close(msg()); }
+Frame::Frame(Frame&& o) noexcept {
+  zmq_msg_init(msg());
+  zmq_msg_move(msg(), o.msg());
+}
+Frame& Frame::operator=(Frame&& o) noexcept {
+  zmq_msg_move(msg(), o.msg());  // closes what this held
+  return *this;
+}
+zmq_msg_t* Frame::msg() const { return reinterpret_cast<zmq_msg_t*>(const_cast<unsigned char*>(msg_)); }
+char* Frame::data() const { return static_cast<char*>(zmq_msg_data(msg())); }
+size_t Frame::size() const { return zmq_msg_size(msg()); }
+
+void* Transport::PeerSocket(const std::string& to, bool* created) {
   auto it = peers_.find(to);
   if (it != peers_.end()) return it->second;
   void* socket = zmq_socket(context_, ZMQ_DEALER);
@@ -217,6 +240,7 @@ void* Transport::PeerSocket(const std::string& to) {
     if (monitor != nullptr && zmq_socket_monitor(socket, name.c_str(), events) == 0 &&
         zmq_connect(monitor, name.c_str()) == 0) {
       monitors_[to] = monitor;
+      *created = true;
     } else if (monitor != nullptr) {
       zmq_close(monitor);
     }
@@ -225,50 +249,59 @@ void* Transport::PeerSocket(const std::string& to) {
     LogNet("cannot connect to " + to + ": " + zmq_strerror(zmq_errno()));
     zmq_close(socket);
     if (auto m = monitors_.find(to); m != monitors_.end()) {
-      zmq_close(m->second);
+      zmq_close(m->second);  // not yet polled: the I/O thread learns of it only from `created`
       monitors_.erase(m);
     }
+    *created = false;
     return nullptr;
   }
   peers_[to] = socket;
   return socket;
 }
 
-void Transport::SendQueued() {
-  std::deque<std::pair<std::string, std::string>> out;
-  std::deque<std::string> forget;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    out.swap(outbox_);
-    forget.swap(forget_);
+namespace {
+
+// ZeroMQ takes the bytes of a large string, or of a tensor's buffer,
+// instead of copying them; the hint keeps them alive until they are sent.
+// A small head is copied into a message of ZeroMQ's own instead, as
+// zmq_send does: one allocation rather than two.
+void InitPart(zmq_msg_t* msg, std::string bytes) {
+  const size_t size = bytes.size();
+  if (size < kAttachBytes && zmq_msg_init_size(msg, size) == 0) {
+    std::memcpy(zmq_msg_data(msg), bytes.data(), size);
+    return;
   }
-  for (const std::string& to : forget) {
-    auto it = peers_.find(to);
-    if (it == peers_.end()) continue;
-    zmq_close(it->second);
-    peers_.erase(it);
-    auto m = monitors_.find(to);
-    if (m != monitors_.end()) {
-      zmq_close(m->second);
-      monitors_.erase(m);
-    }
-  }
-  for (auto& [to, frame] : out) {
-    void* socket = PeerSocket(to);
-    if (socket == nullptr) continue;
-    // ZeroMQ takes the frame's buffer instead of copying it.
-    const size_t size = frame.size();
-    auto* owned = new std::string(std::move(frame));
-    zmq_msg_t msg;
-    zmq_msg_init_data(&msg, owned->data(), size, [](void*, void* hint) { delete static_cast<std::string*>(hint); },
-                      owned);
-    if (zmq_msg_send(&msg, socket, ZMQ_DONTWAIT) < 0) {
-      zmq_msg_close(&msg);  // frees `owned`
-      LogNet("dropped a frame to " + to + ": " + zmq_strerror(zmq_errno()));
+  auto* owned = new std::string(std::move(bytes));
+  zmq_msg_init_data(msg, owned->data(), size, [](void*, void* hint) { delete static_cast<std::string*>(hint); }, owned);
+}
+void InitPart(zmq_msg_t* msg, const Tensor& t) {
+  auto* owned = new std::shared_ptr<Buffer>(t.buffer());
+  zmq_msg_init_data(msg, t.raw_data(), t.bytes(),
+                    [](void*, void* hint) { delete static_cast<std::shared_ptr<Buffer>*>(hint); }, owned);
+}
+
+}  // namespace
+
+// The parts go as one message or not at all (ZeroMQ rolls back a
+// multipart message it cannot finish). Each part is made just before it
+// is sent, so a failure leaves only that one to close.
+void Transport::SendParts(void* socket, const std::string& to, EncodedMessage message) {
+  const size_t bytes = message.bytes();
+  const size_t last = message.attachments.size();
+  for (size_t i = 0; i <= last; ++i) {
+    zmq_msg_t part;
+    if (i == 0) {
+      InitPart(&part, std::move(message.head));
     } else {
-      g_bytes_sent.fetch_add(static_cast<int64_t>(size));
+      InitPart(&part, message.attachments[i - 1]);
+    }
+    if (zmq_msg_send(&part, socket, ZMQ_DONTWAIT | (i < last ? ZMQ_SNDMORE : 0)) < 0) {
+      LogNet("dropped a message to " + to + ": " + zmq_strerror(zmq_errno()));
+      zmq_msg_close(&part);  // frees what it holds
+      return;
     }
   }
+  g_bytes_sent.fetch_add(static_cast<int64_t>(bytes));
 }
 
 // ------------------------------------------------------------------ CURVE
@@ -334,16 +367,29 @@ void Transport::ReadMonitor(const std::string& to, void* monitor) {
   std::memcpy(&event, parts[0].data(), 2);
   std::memcpy(&value, parts[0].data() + 2, 4);
   std::string problem;
+  bool lasting = false;
   if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) {
     problem = "refused the connection: not authorized (this process's --curve-keys client key is not in its "
               "authorized/)";
+    lasting = true;
   } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL && value == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH) {
     problem = "refused the connection: it does not use CURVE security (--curve-keys on one side only)";
+    lasting = true;
   } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL || event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL) {
     problem = "the CURVE handshake failed (another cluster's server key?)";
   }
+  RefusalHandler on_refusal;
+  {
+    std::lock_guard<std::mutex> lock(problems_mu_);
+    problems_[to] = problem;
+    if (lasting) on_refusal = on_refusal_;
+  }
+  if (on_refusal) on_refusal(to, problem);
+}
+
+void Transport::OnRefusal(RefusalHandler handler) {
   std::lock_guard<std::mutex> lock(problems_mu_);
-  problems_[to] = problem;
+  on_refusal_ = std::move(handler);
 }
 
 std::string Transport::PeerProblem(const std::string& to) const {

@@ -2,8 +2,14 @@
 // message; one DEALER socket per peer address sends to it. Messages go one
 // way (a reply is a message to the sender's `reply_to`), so request/reply
 // matching is the protocol's business (request ids), not the socket's.
-// One I/O thread owns every socket (ZeroMQ sockets are not thread-safe);
-// other threads queue frames with Send and wake it through an eventfd.
+// A message is a multipart ZeroMQ message: the head, then one frame per
+// attached tensor (net/protocol.h), sent from and received into tensor
+// buffers without a copy.
+//
+// ZeroMQ sockets are not thread-safe. The I/O thread owns the ROUTER and
+// the monitors; the DEALERs are shared under one mutex, so Send hands a
+// message to ZeroMQ on the caller's own thread (a hop through the I/O
+// thread would cost two wake-ups per message).
 //
 // With CURVE on (net/curve.h, GetNetSettings()), the ROUTER is a CURVE
 // server, every DEALER a CURVE client, and the I/O thread also answers the
@@ -16,7 +22,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -26,7 +31,9 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
+#include "net/protocol.h"
 #include "ops/framework/status.h"
 
 struct zmq_msg_t;  // zmq.h stays out of this header
@@ -57,37 +64,50 @@ class Frame {
   Frame();
   ~Frame();
   Frame(Frame&& o) noexcept;
-  Frame& operator=(Frame&&) = delete;
+  Frame& operator=(Frame&& o) noexcept;
   Frame(const Frame&) = delete;
-  const char* data() const;
+  char* data() const;
   size_t size() const;
   operator std::string_view() const { return {data(), size()}; }
 
  private:
   friend class Transport;
-  ::zmq_msg_t* msg_;
+  ::zmq_msg_t* msg() const;
+  // The zmq_msg_t itself (64 bytes, checked in transport.cc), held here
+  // rather than allocated: a frame is made for every message received.
+  alignas(8) unsigned char msg_[64];
+};
+
+// A message as it arrived: its head, and the frames after it (each keeps
+// its ZeroMQ buffer alive for the tensor decoded from it).
+struct Received {
+  Frame head;
+  std::vector<Attachment> attachments;
 };
 
 class Transport {
  public:
-  // Runs on the I/O thread with each frame received, in order; it must not
-  // block (hand long work to another thread).
-  using FrameHandler = std::function<void(Frame frame)>;
+  // Runs on the I/O thread with each message received, in order; it must
+  // not block (hand long work to another thread).
+  using FrameHandler = std::function<void(Received message)>;
 
   // Binds the ROUTER socket to `address` (NormalizeAddress) and starts the
   // I/O thread.
   static Result<std::unique_ptr<Transport>> Start(const std::string& address, FrameHandler handler);
-  // Sends what is queued, stops the thread, and waits up to 200 ms for
-  // frames to leave; frames for peers that are gone are dropped.
+  // Stops the thread and waits up to 200 ms for messages to leave;
+  // messages for peers that are gone are dropped.
   ~Transport();
   Transport(const Transport&) = delete;
   Transport& operator=(const Transport&) = delete;
 
   // The bound address, with the chosen port: "tcp://127.0.0.1:41234".
   const std::string& address() const { return address_; }
-  // Queues `frame` for the peer listening at `to`. Never blocks; a peer
-  // that is gone loses its frames (heartbeats find that out).
-  void Send(const std::string& to, std::string frame);
+  // Queues `message` for the peer listening at `to` (connecting to it
+  // first if need be). Never blocks; a peer that is gone loses its
+  // messages (heartbeats find that out). Any thread.
+  void Send(const std::string& to, EncodedMessage message);
+  // A message of one frame (tests).
+  void Send(const std::string& to, std::string head) { Send(to, EncodedMessage{std::move(head), {}}); }
   // Closes the socket to `to`, dropping what is queued for it.
   void Forget(const std::string& to);
   // Frames received and refused (by the handler's own count) so far.
@@ -95,13 +115,20 @@ class Transport {
   // Why the last handshake with the peer at `to` failed ("" when none did):
   // "refused the connection: not authorized", ...
   std::string PeerProblem(const std::string& to) const;
+  // Called on the I/O thread when a peer refuses the connection for a
+  // reason that trying again cannot mend (this process's key is not
+  // authorized there; CURVE on one side only), with its address and
+  // PeerProblem's text, so a caller need not wait out its timeout.
+  using RefusalHandler = std::function<void(const std::string& to, const std::string& problem)>;
+  void OnRefusal(RefusalHandler handler);
 
  private:
   Transport() = default;
   void Loop();
+  void Wake();
   void ReceiveAll();
-  void SendQueued();
-  void* PeerSocket(const std::string& to);
+  void* PeerSocket(const std::string& to, bool* created);  // needs sockets_mu_
+  void SendParts(void* socket, const std::string& to, EncodedMessage message);  // needs sockets_mu_
   Status StartSecurity();
   void AnswerZap();
   void ReadMonitor(const std::string& to, void* monitor);
@@ -111,17 +138,19 @@ class Transport {
   int wake_fd_ = -1;
   std::string address_;
   FrameHandler handler_;
-  std::mutex mu_;
-  std::deque<std::pair<std::string, std::string>> outbox_;  // (to, frame); guarded by mu_
-  std::deque<std::string> forget_;                          // guarded by mu_
-  std::unordered_map<std::string, void*> peers_;            // I/O thread only
-  std::unordered_map<std::string, void*> monitors_;         // peer address -> its monitor; I/O thread only
+  std::mutex sockets_mu_;
+  std::unordered_map<std::string, void*> peers_;     // the DEALERs; guarded by sockets_mu_
+  std::unordered_map<std::string, void*> monitors_;  // peer address -> its monitor; guarded by sockets_mu_
+  // Monitors of forgotten peers, for the I/O thread (which may be polling
+  // them) to close; guarded by sockets_mu_.
+  std::vector<void*> retired_monitors_;
   void* zap_ = nullptr;                                     // the ZAP handler socket (CURVE only)
   std::unordered_set<std::string> authorized_;              // binary client keys
   std::unordered_set<std::string> refused_logged_;          // I/O thread only
   int next_monitor_ = 0;
   mutable std::mutex problems_mu_;
   std::unordered_map<std::string, std::string> problems_;  // guarded by problems_mu_
+  RefusalHandler on_refusal_;                              // guarded by problems_mu_
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> frames_received_{0};
   std::thread thread_;

@@ -5,7 +5,9 @@
 //   str reply_to, then the body of the kind (see the Save/Load pairs below),
 //   and nothing after it.
 // str = u64 length + bytes; vec = u64 count + elements; tensor = u8 dtype,
-// u32 rank, i64 dims, then the elements (strings as str each).
+// u32 rank, i64 dims, u8 attached, then (attached 0) the elements, strings
+// as str each, or (attached 1) nothing: the elements are the message's
+// next frame (kAttachBytes and up, numeric dtypes only).
 // cereal reports running out of bytes by throwing; that and our own
 // refusals become one InvalidArgument at DecodeMessage: no exception
 // leaves this file. cereal is used in this translation unit only.
@@ -16,6 +18,17 @@
 namespace tfg::net::wire {
 
 // ------------------------------------------------------------ primitives
+
+std::istream& ReusedInput(std::streambuf* buf) {
+  thread_local std::istream stream(nullptr);
+  stream.rdbuf(buf);
+  return stream;
+}
+std::ostream& ReusedOutput(std::streambuf* buf) {
+  thread_local std::ostream stream(nullptr);
+  stream.rdbuf(buf);
+  return stream;
+}
 
 void Save(Out& ar, const std::string& s) {
   ar(static_cast<uint64_t>(s.size()));
@@ -64,23 +77,32 @@ PartialShape LoadPartialShape(In& in) {
 
 // ---------------------------------------------------------------- tensors
 
-void SaveTensor(Out& ar, const Tensor& t) {
-  if (!t.IsInitialized()) throw WireError("an empty tensor cannot be sent");
-  ar(static_cast<uint8_t>(t.dtype()));
-  ar(static_cast<uint32_t>(t.rank()));
-  for (int64_t d : t.shape().dims()) ar(d);
+namespace {
+
+void SaveElements(Out& ar, const Tensor& t) {
   const int64_t n = t.num_elements();
   switch (t.dtype()) {
     case DType::kString:
       for (int64_t i = 0; i < n; ++i) Save(ar, t.data<std::string>()[i]);
       break;
-    case DType::kF16: ar(cereal::binary_data(t.data<uint16_t>(), n * 2)); break;
-    case DType::kF32: ar(cereal::binary_data(t.data<float>(), n * 4)); break;
-    case DType::kF64: ar(cereal::binary_data(t.data<double>(), n * 8)); break;
-    case DType::kI32: ar(cereal::binary_data(t.data<int32_t>(), n * 4)); break;
-    case DType::kI64: ar(cereal::binary_data(t.data<int64_t>(), n * 8)); break;
-    case DType::kBool: ar(cereal::binary_data(t.data<uint8_t>(), n)); break;
     case DType::kInvalid: break;
+    default: ar(cereal::binary_data(t.raw_data(), t.bytes())); break;
+  }
+}
+
+}  // namespace
+
+void SaveTensor(Out& ar, const Tensor& t) {
+  if (!t.IsInitialized()) throw WireError("an empty tensor cannot be sent");
+  ar(static_cast<uint8_t>(t.dtype()));
+  ar(static_cast<uint32_t>(t.rank()));
+  for (int64_t d : t.shape().dims()) ar(d);
+  const bool attach = t.dtype() != DType::kString && t.bytes() >= kAttachBytes;
+  SaveBool(ar, attach);
+  if (attach) {
+    ar.attachments.push_back(t);
+  } else {
+    SaveElements(ar, t);
   }
 }
 
@@ -97,32 +119,57 @@ TensorShape LoadTensorShape(In& in) {
   return TensorShape(std::move(dims));
 }
 
-Tensor LoadTensor(In& in) {
-  const DType dtype = LoadDType(in);
-  TensorShape shape = LoadTensorShape(in);
+namespace {
+
+void CheckBools(const Tensor& t) {
+  const auto* b = t.data<uint8_t>();
+  for (int64_t i = 0; i < t.num_elements(); ++i) {
+    if (b[i] > 1) Refuse("bool tensor element {} is {}", i, b[i]);
+  }
+}
+
+Tensor AllocateReceived(DType dtype, TensorShape shape) {
+  auto t = Tensor::Allocate(HostAllocator(), dtype, std::move(shape));
+  if (!t.ok()) Refuse("cannot allocate a received tensor: {}", t.status().message());
+  return std::move(*t);
+}
+
+// The elements in a frame of their own: used where they lie when aligned
+// for the dtype (the frame then lives as long as the tensor), else copied.
+Tensor LoadAttached(In& in, DType dtype, TensorShape shape) {
+  if (dtype == DType::kString) Refuse("a string tensor cannot come in a frame of its own");
+  const size_t bytes = static_cast<size_t>(shape.num_elements()) * DTypeSize(dtype);
+  Attachment& a = in.TakeAttachment(bytes);
+  if (reinterpret_cast<uintptr_t>(a.data) % DTypeSize(dtype) == 0) {
+    return Tensor(dtype, std::move(shape), std::make_shared<Buffer>(a.data, bytes, a.owner));
+  }
+  Tensor t = AllocateReceived(dtype, std::move(shape));
+  std::memcpy(t.raw_data(), a.data, bytes);
+  return t;
+}
+
+Tensor LoadInline(In& in, DType dtype, TensorShape shape) {
   const auto n = static_cast<size_t>(shape.num_elements());
   const size_t min_bytes = dtype == DType::kString ? 8 : DTypeSize(dtype);
   if (n > in.buf.left() / min_bytes) Refuse("tensor of {} elements, more than the message holds", n);
-  auto t = Tensor::Allocate(HostAllocator(), dtype, std::move(shape));
-  if (!t.ok()) Refuse("cannot allocate a received tensor: {}", t.status().message());
-  switch (dtype) {
-    case DType::kString:
-      for (size_t i = 0; i < n; ++i) t->data<std::string>()[i] = LoadString(in, "string element");
-      break;
-    case DType::kF16: in.ar(cereal::binary_data(t->data<uint16_t>(), n * 2)); break;
-    case DType::kF32: in.ar(cereal::binary_data(t->data<float>(), n * 4)); break;
-    case DType::kF64: in.ar(cereal::binary_data(t->data<double>(), n * 8)); break;
-    case DType::kI32: in.ar(cereal::binary_data(t->data<int32_t>(), n * 4)); break;
-    case DType::kI64: in.ar(cereal::binary_data(t->data<int64_t>(), n * 8)); break;
-    case DType::kBool:
-      in.ar(cereal::binary_data(t->data<uint8_t>(), n));
-      for (size_t i = 0; i < n; ++i) {
-        if (t->data<uint8_t>()[i] > 1) Refuse("bool tensor element {} is {}", i, t->data<uint8_t>()[i]);
-      }
-      break;
-    case DType::kInvalid: break;
+  Tensor t = AllocateReceived(dtype, std::move(shape));
+  if (dtype == DType::kString) {
+    for (size_t i = 0; i < n; ++i) t.data<std::string>()[i] = LoadString(in, "string element");
+  } else {
+    in.ar(cereal::binary_data(t.raw_data(), t.bytes()));
   }
-  return std::move(*t);
+  return t;
+}
+
+}  // namespace
+
+Tensor LoadTensor(In& in) {
+  const DType dtype = LoadDType(in);
+  TensorShape shape = LoadTensorShape(in);
+  Tensor t = LoadBool(in, "attachment flag") ? LoadAttached(in, dtype, std::move(shape))
+                                              : LoadInline(in, dtype, std::move(shape));
+  if (dtype == DType::kBool) CheckBools(t);
+  return t;
 }
 
 // Layout: u32 rank, i64 dims, then u16 per element (no dtype byte: only
@@ -147,14 +194,13 @@ Tensor LoadTruncatedF32(In& in) {
   if (n > in.buf.left() / 2) Refuse("tensor of {} elements, more than the message holds", n);
   std::vector<uint16_t> high(n);
   in.ar(cereal::binary_data(high.data(), n * 2));
-  auto t = Tensor::Allocate(HostAllocator(), DType::kF32, std::move(shape));
-  if (!t.ok()) Refuse("cannot allocate a received tensor: {}", t.status().message());
-  float* dst = t->data<float>();
+  Tensor t = AllocateReceived(DType::kF32, std::move(shape));
+  float* dst = t.data<float>();
   for (size_t i = 0; i < n; ++i) {
     const uint32_t bits = static_cast<uint32_t>(high[i]) << 16;
     std::memcpy(&dst[i], &bits, 4);
   }
-  return std::move(*t);
+  return t;
 }
 
 void SaveTensors(Out& ar, const std::vector<Tensor>& ts) {

@@ -8,17 +8,31 @@
 #include <cereal/archives/portable_binary.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
 #include <istream>
+#include <ostream>
 #include <stdexcept>
 #include <streambuf>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "net/protocol.h"
 
 namespace tfg::net::wire {
 
-using Out = cereal::PortableBinaryOutputArchive;
+// The output archive, and the tensors whose elements go in frames of
+// their own (EncodedMessage::attachments).
+struct Out {
+  explicit Out(std::ostream& stream) : ar(stream) {}
+  cereal::PortableBinaryOutputArchive ar;
+  std::vector<Tensor> attachments;
+  template <typename... T>
+  void operator()(T&&... values) {
+    ar(std::forward<T>(values)...);
+  }
+};
 
 struct WireError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -37,6 +51,15 @@ class MemBuf : public std::streambuf {
     setg(p, p, p + bytes.size());
   }
   size_t left() const { return static_cast<size_t>(egptr() - gptr()); }
+
+ protected:
+  // One copy per field, without std::streambuf's general loop.
+  std::streamsize xsgetn(char* s, std::streamsize n) override {
+    const auto got = std::min(n, static_cast<std::streamsize>(left()));
+    std::memcpy(s, gptr(), static_cast<size_t>(got));
+    gbump(static_cast<int>(got));
+    return got;
+  }
 };
 
 // An output stream into a std::string reserved up front, so a large
@@ -61,12 +84,29 @@ class StringSink : public std::streambuf {
   std::string out_;
 };
 
-// The input archive with its byte budget.
+// cereal reads and writes through a stream's buffer only. Making a stream
+// (its locale) costs more than coding a small message, so each thread
+// keeps one of each, pointed at the buffer of the moment.
+std::istream& ReusedInput(std::streambuf* buf);
+std::ostream& ReusedOutput(std::streambuf* buf);
+
+// The input archive with its byte budget, and the frames that came after
+// the head.
 struct In {
-  explicit In(MemBuf& b) : buf(b), stream(&b), ar(stream) {}
+  In(MemBuf& b, std::vector<Attachment> a)
+      : buf(b), stream(ReusedInput(&b)), ar(stream), attachments(std::move(a)) {}
   MemBuf& buf;
-  std::istream stream;
+  std::istream& stream;
   cereal::PortableBinaryInputArchive ar;
+  std::vector<Attachment> attachments;
+  size_t next_attachment = 0;
+  // The next attachment, which must hold exactly `bytes`.
+  Attachment& TakeAttachment(size_t bytes) {
+    if (next_attachment == attachments.size()) Refuse("a tensor's frame is missing");
+    Attachment& a = attachments[next_attachment++];
+    if (a.size != bytes) Refuse("a tensor of {} bytes arrived in a frame of {}", bytes, a.size);
+    return a;
+  }
   template <typename T>
   T Read() {
     T v{};

@@ -1,6 +1,6 @@
 // Message bodies on the wire (the layout is described in net/wire.cc) and
 // the two entry points, EncodeMessage and DecodeMessage.
-#include <sstream>
+#include <algorithm>
 
 #include "net/wire_archive.h"
 #include "ops/framework/op_registry.h"
@@ -225,11 +225,12 @@ void LoadBody(In& in, Message& m) {
 
 namespace {
 
-// Room for the tensors a message carries, plus its other fields.
+// Room for the tensors a message carries inline, plus its other fields.
 size_t EstimateBytes(const Message& m) {
-  size_t n = 1024;
+  size_t n = 256 + m.reply_to.size() + m.tensor.tensor_name.size() + m.tensor.src_device.size() +
+             m.tensor.dst_device.size();
   auto add = [&n](const Tensor& t) {
-    if (t.IsInitialized() && t.dtype() != DType::kString) n += t.bytes();
+    if (t.IsInitialized() && t.dtype() != DType::kString && t.bytes() < kAttachBytes) n += t.bytes();
   };
   add(m.tensor.value);
   for (const Tensor& t : m.run_step.feeds) add(t);
@@ -239,21 +240,35 @@ size_t EstimateBytes(const Message& m) {
 
 }  // namespace
 
-Result<std::string> EncodeMessage(const Message& m) {
+size_t EncodedMessage::bytes() const {
+  size_t n = head.size();
+  for (const Tensor& t : attachments) n += t.bytes();
+  return n;
+}
+
+Attachment Attachment::Copy(std::string_view bytes) {
+  auto copy = std::make_shared<std::string>(bytes);
+  return Attachment{copy->data(), copy->size(), copy};
+}
+
+Result<EncodedMessage> EncodeMessage(const Message& m) {
   wire::StringSink sink(EstimateBytes(m));
-  std::ostream stream(&sink);
+  EncodedMessage out;
   try {
-    wire::Out ar(stream);
+    wire::Out ar(wire::ReusedOutput(&sink));
     ar(kMagic, kProtocolVersion, static_cast<uint8_t>(m.kind), m.request_id, m.session_id);
     wire::Save(ar, m.reply_to);
     wire::SaveBody(ar, m);
+    out.attachments = std::move(ar.attachments);
   } catch (const std::exception& e) {
     return InvalidArgument("cannot encode a {} message: {}", MessageKindName(m.kind), e.what());
   }
-  std::string out = sink.Take();
-  if (out.size() > kMaxMessageBytes) {
-    return Error(Code::kResourceExhausted, "a {} message of {} bytes is above the limit of {}",
-                 MessageKindName(m.kind), out.size(), kMaxMessageBytes);
+  out.head = sink.Take();
+  size_t largest = out.head.size();
+  for (const Tensor& t : out.attachments) largest = std::max(largest, t.bytes());
+  if (largest > kMaxMessageBytes || out.attachments.size() > kMaxAttachments) {
+    return Error(Code::kResourceExhausted, "a {} message with a frame of {} bytes is above the limit of {}",
+                 MessageKindName(m.kind), largest, kMaxMessageBytes);
   }
   return out;
 }
@@ -274,11 +289,11 @@ void LoadHeader(wire::In& in, Message& m) {
 
 }  // namespace
 
-Result<Message> DecodeHeader(std::string_view bytes) {
+Result<Message> DecodeHeader(std::string_view head) {
   Message m;
   try {
-    wire::MemBuf buf(bytes);
-    wire::In in(buf);
+    wire::MemBuf buf(head);
+    wire::In in(buf, {});
     LoadHeader(in, m);
   } catch (const std::exception& e) {
     return InvalidArgument("malformed message: {}", e.what());
@@ -286,16 +301,19 @@ Result<Message> DecodeHeader(std::string_view bytes) {
   return m;
 }
 
-Result<Message> DecodeMessage(std::string_view bytes) {
-  if (bytes.size() > kMaxMessageBytes) return InvalidArgument("message of {} bytes is too large", bytes.size());
+Result<Message> DecodeMessage(std::string_view head, std::vector<Attachment> attachments) {
+  if (head.size() > kMaxMessageBytes) return InvalidArgument("message of {} bytes is too large", head.size());
   Message m;
   try {
-    wire::MemBuf buf(bytes);
-    wire::In in(buf);
+    wire::MemBuf buf(head);
+    wire::In in(buf, std::move(attachments));
     LoadHeader(in, m);
     wire::LoadBody(in, m);
     if (buf.left() != 0) {
       return InvalidArgument("{} bytes after the end of a {} message", buf.left(), MessageKindName(m.kind));
+    }
+    if (const size_t extra = in.attachments.size() - in.next_attachment; extra != 0) {
+      return InvalidArgument("{} frames after the end of a {} message", extra, MessageKindName(m.kind));
     }
   } catch (const std::exception& e) {
     return InvalidArgument("malformed message: {}", e.what());

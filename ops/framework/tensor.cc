@@ -13,8 +13,16 @@ Buffer::Buffer(Allocator* alloc, DType dtype, int64_t n)
   }
 }
 
+Buffer::Buffer(void* data, size_t bytes, std::shared_ptr<const void> owner)
+    : alloc_(HostAllocator()),
+      dtype_(DType::kInvalid),
+      n_(0),
+      bytes_(bytes),
+      data_(data),
+      owner_(std::move(owner)) {}
+
 Buffer::~Buffer() {
-  if (!data_) return;
+  if (!data_ || owner_) return;
   if (dtype_ == DType::kString) {
     auto* s = static_cast<std::string*>(data_);
     for (int64_t i = 0; i < n_; ++i) s[i].~basic_string();

@@ -20,12 +20,17 @@ class Buffer {
   // Allocates room for `n` elements of `dtype`; for strings, constructs
   // empty std::strings. data() is nullptr when allocation failed.
   Buffer(Allocator* alloc, DType dtype, int64_t n);
+  // Host memory that something else owns (a received network frame):
+  // `owner` keeps `data` alive for as long as the buffer is, and nothing is
+  // handed back to an allocator. Never strings.
+  Buffer(void* data, size_t bytes, std::shared_ptr<const void> owner);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 
   void* data() const { return data_; }
   size_t bytes() const { return bytes_; }
+  // Where the memory is (HostAllocator() for borrowed host memory).
   Allocator* allocator() const { return alloc_; }
 
  private:
@@ -34,6 +39,7 @@ class Buffer {
   int64_t n_;
   size_t bytes_;
   void* data_;
+  std::shared_ptr<const void> owner_;  // set for memory this buffer does not own
 };
 
 class Tensor {
@@ -43,6 +49,10 @@ class Tensor {
   // IsInitialized() or use Allocate() to get an error on out-of-memory.
   Tensor(Allocator* alloc, DType dtype, TensorShape shape);
   static Result<Tensor> Allocate(Allocator* alloc, DType dtype, TensorShape shape);
+  // A tensor over `buffer` (a numeric dtype; the buffer holds at least
+  // shape.num_elements() elements and is aligned for the dtype).
+  Tensor(DType dtype, TensorShape shape, std::shared_ptr<Buffer> buffer)
+      : dtype_(dtype), shape_(std::move(shape)), buffer_(std::move(buffer)) {}
 
   // Host scalars and vectors, for tests and host code.
   template <typename T>

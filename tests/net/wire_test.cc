@@ -66,10 +66,13 @@ Message RegisterMessage() {
   return m;
 }
 
+// The head of a message whose tensors all travel inline.
 std::string Encode(const Message& m) {
-  auto bytes = EncodeMessage(m);
-  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
-  return bytes.ok() ? *bytes : std::string();
+  auto encoded = EncodeMessage(m);
+  EXPECT_TRUE(encoded.ok()) << encoded.status().ToString();
+  if (!encoded.ok()) return std::string();
+  EXPECT_TRUE(encoded->attachments.empty());
+  return encoded->head;
 }
 
 TEST(WireTest, RunStepRoundTrips) {
@@ -198,7 +201,7 @@ TEST(WireTest, RefusesBadHeadersAndTrailingBytes) {
   std::string bad_version = bytes;
   bad_version[5] = 9;
   EXPECT_EQ(DecodeMessage(bad_version).status().message(),
-            "malformed message: protocol version 9 (this tfg speaks 2)");
+            "malformed message: protocol version 9 (this tfg speaks 3)");
   std::string bad_kind = bytes;
   bad_kind[7] = 99;
   EXPECT_EQ(DecodeMessage(bad_kind).status().message(), "malformed message: unknown message kind 99");
@@ -248,7 +251,7 @@ TEST(WireTest, CompressedF32TransfersKeepTheUpper16Bits) {
   std::memcpy(value.data<float>(), in_bits, sizeof(in_bits));
   const std::string whole = Encode(TransferOf(value, false));
   const std::string compressed = Encode(TransferOf(value, true));
-  EXPECT_EQ(whole.size() - compressed.size(), 5u * 2 + 1);  // 2 bytes per element and the dtype byte
+  EXPECT_EQ(whole.size() - compressed.size(), 5u * 2 + 2);  // 2 bytes per element, the dtype and attachment bytes
   auto back = DecodeMessage(compressed);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_TRUE(back->tensor.compress);
@@ -275,6 +278,109 @@ TEST(WireTest, CompressionLeavesOtherDtypesWhole) {
 TEST(WireTest, CompressedTransferTruncationIsRefused) {
   const std::string bytes = Encode(TransferOf(Tensor::FromVector<float>({1, 2, 3}, TensorShape({3})), true));
   for (size_t n = 0; n < bytes.size(); ++n) EXPECT_FALSE(DecodeMessage(bytes.substr(0, n)).ok()) << n;
+}
+
+// ------------------------------------------------------------ attachments
+
+std::vector<Attachment> CopiesOf(const EncodedMessage& m) {
+  std::vector<Attachment> out;
+  for (const Tensor& t : m.attachments) {
+    out.push_back(Attachment::Copy({static_cast<const char*>(t.raw_data()), t.bytes()}));
+  }
+  return out;
+}
+
+// kAttachBytes of f32 and up travel as frames of their own, in the order
+// the body names them; smaller ones and strings stay inline.
+TEST(WireTest, LargeTensorsTravelAsFramesOfTheirOwn) {
+  std::vector<float> big(kAttachBytes / 4 * 3);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<float>(i) * 0.25f - 7;
+  std::vector<int64_t> ids(kAttachBytes / 8);
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int64_t>(i * i) - 5;
+  Message m;
+  m.kind = MessageKind::kStepDone;
+  m.step_done.fetches = {Tensor::FromVector<float>(big, TensorShape({3, static_cast<int64_t>(big.size() / 3)})),
+                         Tensor::Scalar<float>(2.5f), Strings(),
+                         Tensor::FromVector<int64_t>(ids, TensorShape({static_cast<int64_t>(ids.size())}))};
+  auto encoded = EncodeMessage(m);
+  ASSERT_TRUE(encoded.ok()) << encoded.status().ToString();
+  ASSERT_EQ(encoded->attachments.size(), 2u);
+  EXPECT_EQ(encoded->attachments[0].raw_data(), m.step_done.fetches[0].raw_data());  // not copied
+  EXPECT_LT(encoded->head.size(), 512u);
+  EXPECT_EQ(encoded->bytes(), encoded->head.size() + big.size() * 4 + ids.size() * 8);
+
+  std::vector<Attachment> frames = CopiesOf(*encoded);
+  const char* first = frames[0].data;
+  auto back = DecodeMessage(encoded->head, std::move(frames));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_EQ(back->step_done.fetches.size(), 4u);
+  const Tensor& f = back->step_done.fetches[0];
+  EXPECT_EQ(f.shape(), TensorShape({3, static_cast<int64_t>(big.size() / 3)}));
+  EXPECT_EQ(f.raw_data(), first);  // used where it arrived
+  for (size_t i = 0; i < big.size(); ++i) ASSERT_EQ(f.data<float>()[i], big[i]) << i;
+  EXPECT_EQ(back->step_done.fetches[1].scalar<float>(), 2.5f);
+  EXPECT_EQ(back->step_done.fetches[2].data<std::string>()[2], "a longer string");
+  const Tensor& g = back->step_done.fetches[3];
+  for (size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(g.data<int64_t>()[i], ids[i]) << i;
+}
+
+// A frame that is not aligned for the dtype is copied, not used in place.
+TEST(WireTest, AMisalignedFrameIsCopied) {
+  std::vector<double> values(kAttachBytes / 8);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = 1.0 / (1.0 + static_cast<double>(i));
+  Message m;
+  m.kind = MessageKind::kTensor;
+  m.tensor.tensor_name = "x:0";
+  m.tensor.value = Tensor::FromVector<double>(values, TensorShape({static_cast<int64_t>(values.size())}));
+  auto encoded = EncodeMessage(m);
+  ASSERT_TRUE(encoded.ok());
+  ASSERT_EQ(encoded->attachments.size(), 1u);
+  auto storage = std::make_shared<std::string>(std::string(1, '\0') + std::string(
+                                                   static_cast<const char*>(encoded->attachments[0].raw_data()),
+                                                   values.size() * 8));
+  Attachment odd{storage->data() + 1, storage->size() - 1, storage};
+  auto back = DecodeMessage(encoded->head, {odd});
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  const Tensor& t = back->tensor.value;
+  EXPECT_NE(t.raw_data(), static_cast<void*>(odd.data));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(t.raw_data()) % alignof(double), 0u);
+  for (size_t i = 0; i < values.size(); ++i) ASSERT_EQ(t.data<double>()[i], values[i]) << i;
+}
+
+TEST(WireTest, AttachmentsMustMatchTheirTensors) {
+  Message m;
+  m.kind = MessageKind::kTensor;
+  m.tensor.tensor_name = "b:0";
+  Tensor flags(HostAllocator(), DType::kBool, TensorShape({static_cast<int64_t>(kAttachBytes)}));
+  std::memset(flags.raw_data(), 1, kAttachBytes);
+  m.tensor.value = flags;
+  auto encoded = EncodeMessage(m);
+  ASSERT_TRUE(encoded.ok());
+  const std::string whole(static_cast<const char*>(flags.raw_data()), kAttachBytes);
+  ASSERT_TRUE(DecodeMessage(encoded->head, {Attachment::Copy(whole)}).ok());
+
+  EXPECT_EQ(DecodeMessage(encoded->head).status().message(), "malformed message: a tensor's frame is missing");
+  EXPECT_EQ(DecodeMessage(encoded->head, {Attachment::Copy(whole.substr(1))}).status().message(),
+            "malformed message: a tensor of 8192 bytes arrived in a frame of 8191");
+  EXPECT_EQ(DecodeMessage(encoded->head, {Attachment::Copy(whole), Attachment::Copy("x")}).status().message(),
+            "1 frames after the end of a Tensor message");
+  std::string two = whole;
+  two[100] = 2;
+  EXPECT_EQ(DecodeMessage(encoded->head, {Attachment::Copy(two)}).status().message(),
+            "malformed message: bool tensor element 100 is 2");
+  // A message without attachments may not be given any.
+  EXPECT_FALSE(DecodeMessage(Encode(TransferOf(Tensor::Scalar<float>(1), false)), {Attachment::Copy("x")}).ok());
+}
+
+TEST(WireTest, AStringTensorCannotBeAttached) {
+  const std::string head = Encode(TransferOf(Strings(), false));
+  // The attachment flag is the byte after the last dimension, just before
+  // the first string's u64 length (0: the empty string).
+  const size_t flag = head.size() - (8 + 0) - (8 + 2) - (8 + 15) - 1;
+  ASSERT_EQ(head[flag], 0);
+  std::string attached = head.substr(0, flag) + '\1';
+  EXPECT_EQ(DecodeMessage(attached, {Attachment::Copy(std::string(24, 'x'))}).status().message(),
+            "malformed message: a string tensor cannot come in a frame of its own");
 }
 
 }  // namespace

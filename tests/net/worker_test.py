@@ -78,10 +78,16 @@ def zmtp_dealer(port):
     return s
 
 
-def zmtp_frame(payload):
+def zmtp_frame(payload, more=False):
+    flags = 0x01 if more else 0x00
     if len(payload) < 256:
-        return b"\x00" + bytes([len(payload)]) + payload
-    return b"\x02" + struct.pack(">Q", len(payload)) + payload
+        return bytes([flags, len(payload)]) + payload
+    return bytes([flags | 0x02]) + struct.pack(">Q", len(payload)) + payload
+
+
+# net/protocol.h: kMagic and kProtocolVersion.
+MAGIC = 0x4E474654
+PROTOCOL = 3
 
 
 class WorkerFixture(unittest.TestCase):
@@ -305,21 +311,32 @@ run(dequeue(q))
         raw.close()
         # Well-framed ZMTP carrying malformed tfg messages: refused and logged.
         # A message starts with cereal's endianness byte (1: little-endian).
-        valid_header = b"\x01" + struct.pack("<IHBQQ", 0x4E474654, 2, 7, 1, 1)
+        valid_header = b"\x01" + struct.pack("<IHBQQ", MAGIC, PROTOCOL, 7, 1, 1)
         # A valid envelope (RunStep, empty reply address) whose body claims
         # more feeds than it holds, and one whose body stops short.
-        run_step = b"\x01" + struct.pack("<IHBQQQ", 0x4E474654, 2, 5, 1, 1, 0)
+        run_step = b"\x01" + struct.pack("<IHBQQQ", MAGIC, PROTOCOL, 5, 1, 1, 0)
         bad_bodies = [run_step + struct.pack("<QqQd", 1, 2, 3, 0.5) + struct.pack("<Q", 1 << 40),
                       run_step + b"\x01\x02"]
-        payloads = [b"", b"\x00", os.urandom(300), b"\x01" + struct.pack("<IHB", 0x4E474654, 2, 99),
-                    b"\x01" + struct.pack("<IHB", 0x4E474654, 3, 1), valid_header,
+        payloads = [b"", b"\x00", os.urandom(300), b"\x01" + struct.pack("<IHB", MAGIC, PROTOCOL, 99),
+                    b"\x01" + struct.pack("<IHB", MAGIC, PROTOCOL + 1, 1), valid_header,
                     valid_header + struct.pack("<Q", 1 << 62), *bad_bodies]
         d = zmtp_dealer(w.port)
         for p in payloads:
             d.sendall(zmtp_frame(p))
-        expected = ["bad magic", "unknown message kind 99", "protocol version 3 (this tfg speaks 2)",
+        # A Tensor message whose f32[2048] comes in a frame of its own:
+        # without that frame, with one of the wrong size, and with a frame
+        # too many after it.
+        attached = (valid_header + struct.pack("<QqQQQqqBB", 0, 1, 0, 0, 0, 0, 0, 0, 0) +
+                    struct.pack("<BIqB", 2, 1, 2048, 1))
+        d.sendall(zmtp_frame(attached))
+        d.sendall(zmtp_frame(attached, more=True) + zmtp_frame(b"\x00" * 4))
+        d.sendall(zmtp_frame(attached, more=True) + zmtp_frame(b"\x00" * 8192, more=True) + zmtp_frame(b"x"))
+        expected = ["bad magic", "unknown message kind 99",
+                    "protocol version %d (this tfg speaks %d)" % (PROTOCOL + 1, PROTOCOL),
                     "tensor list: 1099511627776 elements, more than the message holds",
-                    "reply address: 4611686018427387904 elements, more than the message holds"]
+                    "reply address: 4611686018427387904 elements, more than the message holds",
+                    "a tensor's frame is missing", "a tensor of 8192 bytes arrived in a frame of 4",
+                    "1 frames after the end of a Tensor message"]
         # Closing with the worker's READY unread would reset the connection
         # and lose the frames still in flight: wait for them to be read. Not
         # by counting refusals: libzmq may take the random bytes above for
@@ -331,7 +348,7 @@ run(dequeue(q))
         d.close()
         self.assertTrue(w.alive())
         log = w.stderr()
-        self.assertIn("refused a frame", log)
+        self.assertIn("refused a message", log)
         for e in expected:
             self.assertIn(e, log)
         # ...and it still serves a master.
