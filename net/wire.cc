@@ -7,12 +7,13 @@
 // str = u64 length + bytes; vec = u64 count + elements; tensor = u8 dtype,
 // u32 rank, i64 dims, u8 attached, then (attached 0) the elements, strings
 // as str each, or (attached 1) nothing: the elements are the message's
-// next frame (kAttachBytes and up, numeric dtypes only).
+// next frame, little-endian (kAttachBytes and up, numeric dtypes only).
 // cereal reports running out of bytes by throwing; that and our own
 // refusals become one InvalidArgument at DecodeMessage: no exception
 // leaves this file. cereal is used in this translation unit only.
 #include "net/wire_archive.h"
 
+#include <bit>
 #include <cstring>
 
 namespace tfg::net::wire {
@@ -79,15 +80,32 @@ PartialShape LoadPartialShape(In& in) {
 
 namespace {
 
-void SaveElements(Out& ar, const Tensor& t) {
-  const int64_t n = t.num_elements();
+template <typename T>
+auto BinaryData(void* p, size_t n) {
+  return cereal::binary_data(static_cast<T*>(p), n * sizeof(T));
+}
+
+// The numeric elements of `t` into or out of `ar`, typed, so that
+// cereal's portable archive would swap each element for a reader of the
+// other byte order.
+template <typename Archive>
+void Elements(Archive& ar, const Tensor& t) {
+  const size_t n = static_cast<size_t>(t.num_elements());
   switch (t.dtype()) {
+    case DType::kF16: ar(BinaryData<uint16_t>(t.raw_data(), n)); break;
+    case DType::kF32: ar(BinaryData<float>(t.raw_data(), n)); break;
+    case DType::kF64: ar(BinaryData<double>(t.raw_data(), n)); break;
+    case DType::kI32: ar(BinaryData<int32_t>(t.raw_data(), n)); break;
+    case DType::kI64: ar(BinaryData<int64_t>(t.raw_data(), n)); break;
+    case DType::kBool: ar(BinaryData<uint8_t>(t.raw_data(), n)); break;
     case DType::kString:
-      for (int64_t i = 0; i < n; ++i) Save(ar, t.data<std::string>()[i]);
-      break;
     case DType::kInvalid: break;
-    default: ar(cereal::binary_data(t.raw_data(), t.bytes())); break;
   }
+}
+
+void SaveElements(Out& ar, const Tensor& t) {
+  if (t.dtype() != DType::kString) return Elements(ar, t);
+  for (int64_t i = 0; i < t.num_elements(); ++i) Save(ar, t.data<std::string>()[i]);
 }
 
 }  // namespace
@@ -134,6 +152,11 @@ Tensor AllocateReceived(DType dtype, TensorShape shape) {
   return std::move(*t);
 }
 
+// Attached elements travel as they lie in memory, unswapped: every
+// platform tfg builds for is little-endian, and a build for another stops
+// here instead of misreading its peers.
+static_assert(std::endian::native == std::endian::little, "attachments assume a little-endian host");
+
 // The elements in a frame of their own: used where they lie when aligned
 // for the dtype (the frame then lives as long as the tensor), else copied.
 Tensor LoadAttached(In& in, DType dtype, TensorShape shape) {
@@ -156,7 +179,7 @@ Tensor LoadInline(In& in, DType dtype, TensorShape shape) {
   if (dtype == DType::kString) {
     for (size_t i = 0; i < n; ++i) t.data<std::string>()[i] = LoadString(in, "string element");
   } else {
-    in.ar(cereal::binary_data(t.raw_data(), t.bytes()));
+    Elements(in.ar, t);
   }
   return t;
 }
