@@ -84,7 +84,7 @@ void LogNet(const std::string& line) {
   std::cerr << "tfg[net]: " << line << "\n" << std::flush;
 }
 
-Result<std::unique_ptr<Transport>> Transport::Start(const std::string& address, FrameHandler handler) {
+Result<std::unique_ptr<Transport>> Transport::Start(const std::string& address, MessageHandler handler) {
   TFG_ASSIGN_OR_RETURN(std::string bind, NormalizeAddress(address));
   std::unique_ptr<Transport> t(new Transport());
   t->handler_ = std::move(handler);
@@ -183,7 +183,6 @@ void Transport::ReceiveAll() {
   for (;;) {
     Frame identity;
     if (zmq_msg_recv(identity.msg(), router_, ZMQ_DONTWAIT) < 0) return;
-    frames_received_.fetch_add(1);
     Received message;
     size_t frames = 0, bytes = 0;
     bool more = zmq_msg_more(identity.msg());

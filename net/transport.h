@@ -89,11 +89,11 @@ class Transport {
  public:
   // Runs on the I/O thread with each message received, in order; it must
   // not block (hand long work to another thread).
-  using FrameHandler = std::function<void(Received message)>;
+  using MessageHandler = std::function<void(Received message)>;
 
   // Binds the ROUTER socket to `address` (NormalizeAddress) and starts the
   // I/O thread.
-  static Result<std::unique_ptr<Transport>> Start(const std::string& address, FrameHandler handler);
+  static Result<std::unique_ptr<Transport>> Start(const std::string& address, MessageHandler handler);
   // Stops the thread and waits up to 200 ms for messages to leave;
   // messages for peers that are gone are dropped.
   ~Transport();
@@ -102,16 +102,14 @@ class Transport {
 
   // The bound address, with the chosen port: "tcp://127.0.0.1:41234".
   const std::string& address() const { return address_; }
-  // Queues `message` for the peer listening at `to` (connecting to it
-  // first if need be). Never blocks; a peer that is gone loses its
+  // Hands `message` to ZeroMQ for the peer listening at `to` (connecting
+  // to it first if need be). Never blocks; a peer that is gone loses its
   // messages (heartbeats find that out). Any thread.
   void Send(const std::string& to, EncodedMessage message);
   // A message of one frame (tests).
   void Send(const std::string& to, std::string head) { Send(to, EncodedMessage{std::move(head), {}}); }
   // Closes the socket to `to`, dropping what is queued for it.
   void Forget(const std::string& to);
-  // Frames received and refused (by the handler's own count) so far.
-  int64_t frames_received() const { return frames_received_.load(); }
   // Why the last handshake with the peer at `to` failed ("" when none did):
   // "refused the connection: not authorized", ...
   std::string PeerProblem(const std::string& to) const;
@@ -137,7 +135,7 @@ class Transport {
   void* router_ = nullptr;
   int wake_fd_ = -1;
   std::string address_;
-  FrameHandler handler_;
+  MessageHandler handler_;
   std::mutex sockets_mu_;
   std::unordered_map<std::string, void*> peers_;     // the DEALERs; guarded by sockets_mu_
   std::unordered_map<std::string, void*> monitors_;  // peer address -> its monitor; guarded by sockets_mu_
@@ -152,7 +150,6 @@ class Transport {
   std::unordered_map<std::string, std::string> problems_;  // guarded by problems_mu_
   RefusalHandler on_refusal_;                              // guarded by problems_mu_
   std::atomic<bool> stop_{false};
-  std::atomic<int64_t> frames_received_{0};
   std::thread thread_;
 };
 
