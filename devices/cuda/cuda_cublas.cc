@@ -43,6 +43,7 @@ Result<CublasApi> OpenCublas() {
   std::string error;
   void* library = OpenLibrary(&error);
   if (library == nullptr) return Error(Code::kUnavailable, "cuBLAS could not be loaded: {}", error);
+  error.clear();  // a versioned name that failed before the link opened is no error
   CublasApi api;
   ForEachFunction(api, [&](const char* name, auto& entry) {
     entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library, name));
