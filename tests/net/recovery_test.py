@@ -12,13 +12,15 @@ usage: recovery_test.py TFG_BINARY
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 import unittest
+
+import worker_test
+from worker_test import Worker
 
 TFG = None
 DEADLINE = 120  # seconds any one process may take
@@ -55,36 +57,6 @@ def free_port():
         return s.getsockname()[1]
 
 
-class Worker:
-    """`tfg --worker` at a fixed loopback port (so it can be started again
-    at the same address); stderr goes to a file."""
-
-    def __init__(self, tmp, port):
-        self.address = "tcp://127.0.0.1:%d" % port
-        self.log = open(os.path.join(tmp, "worker-%d-%d.log" % (port, time.monotonic_ns())), "w")
-        self.proc = subprocess.Popen([TFG, "--worker", "--listen", self.address, "--threads", "1"],
-                                     stdout=subprocess.PIPE, stderr=self.log, text=True)
-        line = self.proc.stdout.readline().strip()
-        if line != "tfg worker listening on " + self.address:
-            self.stop()
-            raise AssertionError("worker did not start: %r" % line)
-
-    def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc.stdout.close()
-        self.log.close()
-
-
 class RecoveryTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="tfg_recovery_")
@@ -105,7 +77,7 @@ class RecoveryTest(unittest.TestCase):
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def start_worker(self, port):
-        w = Worker(self.dir, port)
+        w = Worker(self.dir, listen="tcp://127.0.0.1:%d" % port)
         self.procs.append(w)
         return w
 
@@ -240,9 +212,7 @@ class RecoveryTest(unittest.TestCase):
         port = free_port()
         rc, out = self.finish(self.start_master(12, "--master-listen", "tcp://127.0.0.1:%d" % port))
         self.assertEqual(rc, 0, self.master_stderr())
-        worker.log.flush()
-        with open(worker.log.name) as f:
-            self.assertIn("from tcp://127.0.0.1:%d as /job:worker/replica:0/task:0" % port, f.read())
+        self.assertIn("from tcp://127.0.0.1:%d as /job:worker/replica:0/task:0" % port, worker.stderr())
 
     def local_run_from(self, ckpt, steps):
         local = os.path.join(self.dir, "local.tfg")
@@ -255,5 +225,5 @@ class RecoveryTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    TFG = os.path.abspath(sys.argv.pop(1))
+    TFG = worker_test.TFG = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

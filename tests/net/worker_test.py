@@ -25,12 +25,14 @@ DEADLINE = 60  # seconds any one process may take
 
 
 class Worker:
-    """A `tfg --worker` process; stderr goes to a file the test can read."""
+    """A `tfg --worker` process listening at `listen`: by default a port it
+    picks itself; a fixed address lets a test start it again there (the
+    recovery tests). stderr goes to a file the test can read."""
 
-    def __init__(self, tmp, *flags):
-        self.log_path = os.path.join(tmp, "worker-%d.log" % id(self))
+    def __init__(self, tmp, *flags, listen="tcp://127.0.0.1:0"):
+        self.log_path = os.path.join(tmp, "worker-%d.log" % time.monotonic_ns())
         self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([TFG, "--worker", "--listen", "tcp://127.0.0.1:0", "--threads", "1", *flags],
+        self.proc = subprocess.Popen([TFG, "--worker", "--listen", listen, "--threads", "1", *flags],
                                      stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.proc.stdout.readline()
         m = re.match(r"tfg worker listening on (tcp://127\.0\.0\.1:\d+)$", line.strip())
@@ -47,6 +49,10 @@ class Worker:
 
     def alive(self):
         return self.proc.poll() is None
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
 
     def stop(self):
         if self.proc.poll() is None:
