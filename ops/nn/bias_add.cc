@@ -52,10 +52,7 @@ class BiasAddKernel final : public OpKernel {
   Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     const Tensor& bias = ctx.input(1);
-    if (x.rank() < 1 || bias.rank() != 1 || bias.dim(0) != x.dim(x.rank() - 1)) {
-      return InvalidArgument("bias_add: bias of shape {} does not match the last dimension of value {}",
-                             bias.shape().ToString(), x.shape().ToString());
-    }
+    TFG_RETURN_IF_ERROR(nn::CheckBiasAddInputs(x, bias));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
     const int64_t c = bias.dim(0);
     const int64_t rows = c == 0 ? 0 : x.num_elements() / c;

@@ -6,6 +6,7 @@
 #include "ops/framework/op_registry.h"
 #include "ops/math/cwise_cuda.h"
 #include "ops/math/reduce_cuda.h"
+#include "ops/nn/nn_util.h"
 
 namespace tfg {
 namespace bias_add_cuda_impl {
@@ -15,10 +16,7 @@ class BiasAddKernel final : public CudaOpKernel {
   Status Enqueue(OpKernelContext& ctx, CudaDevice& dev) const override {
     const Tensor& x = ctx.input(0);
     const Tensor& bias = ctx.input(1);
-    if (x.rank() < 1 || bias.rank() != 1 || bias.dim(0) != x.dim(x.rank() - 1)) {
-      return InvalidArgument("bias_add: bias of shape {} does not match the last dimension of value {}",
-                             bias.shape().ToString(), x.shape().ToString());
-    }
+    TFG_RETURN_IF_ERROR(nn::CheckBiasAddInputs(x, bias));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
     const int64_t c = bias.dim(0);
     // [rows, c] + [c]: the bias stays put along the rows.
