@@ -1,11 +1,10 @@
 #include "devices/cuda/cuda_cudnn.h"
 
-#include <dlfcn.h>
-
 #include <map>
 #include <memory>
 #include <mutex>
-#include <type_traits>
+
+#include "devices/cuda/function_table.h"
 
 namespace tfg {
 namespace {
@@ -17,9 +16,9 @@ namespace {
 // unversioned development link.
 constexpr const char* kCudnnNames[] = {"libcudnn.so." TFG_CUDNN_STRINGIZE(CUDNN_MAJOR), "libcudnn.so"};
 
-// Calls fn(exported name, table entry) for each function of the table.
-template <typename Api, typename Fn>
-void ForEachFunction(Api& api, Fn&& fn) {
+// Calls fn(exported name, table entry) for each function of the table
+// (cuda::LoadFunctionTable).
+constexpr auto kFunctions = [](auto& api, auto&& fn) {
   fn("cudnnCreate", api.create);
   fn("cudnnSetStream", api.set_stream);
   fn("cudnnGetErrorString", api.get_error_string);
@@ -35,31 +34,7 @@ void ForEachFunction(Api& api, Fn&& fn) {
   fn("cudnnSetConvolutionMathType", api.set_convolution_math_type);
   fn("cudnnGetConvolutionForwardAlgorithm_v7", api.get_convolution_forward_algorithm);
   fn("cudnnConvolutionForward", api.convolution_forward);
-}
-
-Result<CudnnApi> OpenCudnn() {
-  std::string error;
-  void* library = nullptr;
-  for (const char* name : kCudnnNames) {
-    library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library != nullptr) break;
-    const char* why = dlerror();
-    if (error.empty()) error = why != nullptr ? why : name;
-  }
-  if (library == nullptr) return Error(Code::kUnavailable, "cuDNN could not be loaded: {}", error);
-  error.clear();
-  CudnnApi api;
-  ForEachFunction(api, [&](const char* name, auto& entry) {
-    entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library, name));
-    const char* why = entry == nullptr ? dlerror() : nullptr;
-    if (entry == nullptr && error.empty()) error = why != nullptr ? why : std::string(name) + " not found";
-  });
-  if (!error.empty()) {
-    dlclose(library);
-    return Error(Code::kUnavailable, "cuDNN could not be loaded: {}", error);
-  }
-  return api;  // the library is never closed: the table serves until exit
-}
+};
 
 // One handle per GPU, made at first use and kept until exit (devices may
 // be destroyed and made again by tests; the handle outlives them all).
@@ -80,17 +55,15 @@ DeviceHandle& HandleOf(int ordinal) {
 }  // namespace
 
 Result<const CudnnApi*> LoadCudnn() {
-  static const Result<CudnnApi>* loaded = new Result<CudnnApi>(OpenCudnn());
+  // Never destroyed, and never closed: the table serves until exit.
+  static const Result<CudnnApi>* loaded =
+      new Result<CudnnApi>(cuda::LoadFunctionTable<CudnnApi>("cuDNN", kCudnnNames, kFunctions));
   if (!loaded->ok()) return loaded->status();
   return &**loaded;
 }
 
 std::vector<std::string> MissingCudnnFunctions(const CudnnApi& api) {
-  std::vector<std::string> missing;
-  ForEachFunction(api, [&](const char* name, const auto& entry) {
-    if (entry == nullptr) missing.push_back(name);
-  });
-  return missing;
+  return cuda::MissingFunctions(api, kFunctions);
 }
 
 Status CudnnError(cudnnStatus_t status, const char* call) {
