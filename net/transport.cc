@@ -143,6 +143,7 @@ void Transport::Forget(const std::string& to) {
   auto m = monitors_.find(to);
   if (m != monitors_.end()) {
     retired_monitors_.push_back(m->second);
+    monitors_changed_ = true;
     monitors_.erase(m);
   }
 }
@@ -152,18 +153,26 @@ void Transport::Forget(const std::string& to) {
 void Transport::Loop() {
   std::vector<zmq_pollitem_t> items;
   std::vector<std::pair<std::string, void*>> monitors;
+  const size_t first_monitor = zap_ != nullptr ? 3 : 2;
   while (!stop_.load()) {
     {
+      // The poll set is rebuilt only when a peer came or went: most wake-ups
+      // are messages.
       std::lock_guard<std::mutex> lock(sockets_mu_);
       for (void* retired : retired_monitors_) zmq_close(retired);
       retired_monitors_.clear();
-      monitors.assign(monitors_.begin(), monitors_.end());
+      if (monitors_changed_ || items.empty()) {
+        monitors.assign(monitors_.begin(), monitors_.end());
+        items = {{router_, 0, ZMQ_POLLIN, 0}, {nullptr, wake_fd_, ZMQ_POLLIN, 0}};
+        if (zap_ != nullptr) items.push_back({zap_, 0, ZMQ_POLLIN, 0});
+        for (const auto& [to, monitor] : monitors) items.push_back({monitor, 0, ZMQ_POLLIN, 0});
+        monitors_changed_ = false;
+      }
     }
-    items = {{router_, 0, ZMQ_POLLIN, 0}, {nullptr, wake_fd_, ZMQ_POLLIN, 0}};
-    if (zap_ != nullptr) items.push_back({zap_, 0, ZMQ_POLLIN, 0});
-    const size_t first_monitor = items.size();
-    for (const auto& [to, monitor] : monitors) items.push_back({monitor, 0, ZMQ_POLLIN, 0});
-    if (zmq_poll(items.data(), static_cast<int>(items.size()), 200) < 0 && zmq_errno() != EINTR) break;
+    if (zmq_poll(items.data(), static_cast<int>(items.size()), 200) < 0) {
+      if (zmq_errno() == EINTR) continue;  // items' revents are not this poll's
+      break;
+    }
     if (items[1].revents & ZMQ_POLLIN) {
       uint64_t n;
       ssize_t ignored = read(wake_fd_, &n, sizeof(n));
@@ -239,6 +248,7 @@ void* Transport::PeerSocket(const std::string& to, bool* created) {
     if (monitor != nullptr && zmq_socket_monitor(socket, name.c_str(), events) == 0 &&
         zmq_connect(monitor, name.c_str()) == 0) {
       monitors_[to] = monitor;
+      monitors_changed_ = true;
       *created = true;
     } else if (monitor != nullptr) {
       zmq_close(monitor);

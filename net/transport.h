@@ -142,6 +142,7 @@ class Transport {
   // Monitors of forgotten peers, for the I/O thread (which may be polling
   // them) to close; guarded by sockets_mu_.
   std::vector<void*> retired_monitors_;
+  bool monitors_changed_ = false;  // since the I/O thread last read monitors_; guarded by sockets_mu_
   void* zap_ = nullptr;                                     // the ZAP handler socket (CURVE only)
   std::unordered_set<std::string> authorized_;              // binary client keys
   std::unordered_set<std::string> refused_logged_;          // I/O thread only
