@@ -82,7 +82,7 @@ ClusterClient::ClusterClient(ClusterSpec spec, ClusterOptions options)
 Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, ClusterOptions options) {
   std::shared_ptr<ClusterClient> c(new ClusterClient(std::move(spec), std::move(options)));
   ClusterClient* raw = c.get();
-  auto on_message = [raw](net::Received r) { raw->OnMessage(std::move(r)); };
+  auto on_message = [raw](net::Received& r) { raw->OnMessage(r); };
   TFG_ASSIGN_OR_RETURN(c->transport_, net::Transport::Start(c->options_.listen, on_message));
   c->runs_->set_compress(net::GetNetSettings().compress_transfers);
   c->transport_->OnRefusal(
@@ -137,10 +137,8 @@ ClusterClient::~ClusterClient() {
 
 void ClusterClient::Post(int task, Message m) {
   m.session_id = session_id_;
-  m.reply_to = transport_->address();
-  auto bytes = net::EncodeMessage(m);
-  if (!bytes.ok()) return net::LogNet("cannot encode a message: " + bytes.status().message());
-  transport_->Send(spec_[task].address, std::move(*bytes));
+  if (m.kind != MessageKind::kTensor) m.reply_to = transport_->address();
+  if (Status s = transport_->Send(spec_[task].address, m); !s.ok()) net::LogNet("cannot encode a message: " + s.message());
 }
 
 uint64_t ClusterClient::SendRequest(int task, Message m, bool even_if_dead) {
@@ -182,30 +180,30 @@ Result<Message> ClusterClient::Call(int task, Message m, double timeout_seconds)
   return Wait(SendRequest(task, std::move(m)), timeout_seconds);
 }
 
-void ClusterClient::OnMessage(net::Received received) {
+void ClusterClient::OnMessage(net::Received& received) {
   const std::string_view head = received.head;
-  auto m = net::DecodeMessage(head, std::move(received.attachments));
-  if (!m.ok()) {
-    net::LogNet("refused a message of " + std::to_string(head.size()) + " bytes: " + m.status().message());
-    return FailRequest(head, m.status());
+  Message m;
+  if (Status s = net::DecodeMessage(head, std::move(received.attachments), m); !s.ok()) {
+    net::LogNet("refused a message of " + std::to_string(head.size()) + " bytes: " + s.message());
+    return FailRequest(head, s);
   }
-  if (m->session_id != session_id_) return net::LogNet("a message for another session: ignored");
-  if (m->kind == MessageKind::kTensor) {
-    if (Status s = runs_->Deliver(m->tensor); !s.ok()) net::LogNet("refused a tensor: " + s.message());
+  if (m.session_id != session_id_) return net::LogNet("a message for another session: ignored");
+  if (m.kind == MessageKind::kTensor) {
+    if (Status s = runs_->Deliver(m.tensor); !s.ok()) net::LogNet("refused a tensor: " + s.message());
     return;
   }
   std::lock_guard<std::mutex> lock(mu_);
   // A task is known by what it answers, not by its address (which it may
   // spell differently): a heartbeat's id is its task's index plus one.
-  if (m->kind == MessageKind::kHeartbeatAck) {
-    if (m->request_id >= 1 && m->request_id <= spec_.size()) last_heard_[m->request_id - 1] = SteadyNanos();
+  if (m.kind == MessageKind::kHeartbeatAck) {
+    if (m.request_id >= 1 && m.request_id <= spec_.size()) last_heard_[m.request_id - 1] = SteadyNanos();
     return;
   }
-  auto it = pending_.find(m->request_id);
+  auto it = pending_.find(m.request_id);
   if (it != pending_.end()) last_heard_[it->second.task] = SteadyNanos();
   if (it == pending_.end() || it->second.done) return;  // a late reply to a request given up on
   it->second.done = true;
-  it->second.reply = std::move(*m);
+  it->second.reply = std::move(m);
   cv_.notify_all();
 }
 

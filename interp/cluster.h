@@ -104,7 +104,7 @@ class ClusterClient {
     Status failure;  // the task died
   };
   ClusterClient(ClusterSpec spec, ClusterOptions options);
-  void OnMessage(net::Received received);
+  void OnMessage(net::Received& received);
   void FailRequest(std::string_view head, const Status& why);
   // Ends every request waiting on the task(s) at `address`, which refused
   // the connection for good (Transport::OnRefusal).

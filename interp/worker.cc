@@ -70,8 +70,8 @@ int64_t Now() { return Clock::now().time_since_epoch().count(); }
 
 struct WorkerService::Impl {
   explicit Impl(const WorkerOptions& o) : options(o), device(o.threads), pool(o.threads) {}
-  void OnMessage(net::Received received);
-  void Dispatch(Message m);
+  void OnMessage(net::Received& received);
+  void Dispatch(Message&& m);
   void Reply(const std::string& to, Message m);
   void OnHello(const Message& m);
   Status OnRegister(WorkerSession& s, const net::RegisterGraph& r);
@@ -100,9 +100,7 @@ struct WorkerService::Impl {
 
 void WorkerService::Impl::Reply(const std::string& to, Message m) {
   m.reply_to = transport->address();
-  auto bytes = net::EncodeMessage(m);
-  if (!bytes.ok()) return net::LogNet("cannot encode a reply: " + bytes.status().message());
-  transport->Send(to, std::move(*bytes));
+  if (Status s = transport->Send(to, m); !s.ok()) net::LogNet("cannot encode a reply: " + s.message());
 }
 
 std::shared_ptr<WorkerSession> WorkerService::Impl::Find(uint64_t id) {
@@ -113,11 +111,12 @@ std::shared_ptr<WorkerSession> WorkerService::Impl::Find(uint64_t id) {
 
 // Refused frames are logged; the sender gets an error reply only when it
 // names a session we know (so a stranger cannot make us connect anywhere).
-void WorkerService::Impl::OnMessage(net::Received received) {
+void WorkerService::Impl::OnMessage(net::Received& received) {
   const std::string_view head = received.head;
-  auto m = net::DecodeMessage(head, std::move(received.attachments));
-  if (m.ok()) return Dispatch(std::move(*m));
-  net::LogNet("refused a message of " + std::to_string(head.size()) + " bytes: " + m.status().message());
+  Message m;
+  const Status decoded = net::DecodeMessage(head, std::move(received.attachments), m);
+  if (decoded.ok()) return Dispatch(std::move(m));
+  net::LogNet("refused a message of " + std::to_string(head.size()) + " bytes: " + decoded.message());
   auto header = net::DecodeHeader(head);
   if (!header.ok()) return;
   auto s = Find(header->session_id);
@@ -126,11 +125,11 @@ void WorkerService::Impl::OnMessage(net::Received received) {
   reply.kind = MessageKind::kErrorReply;
   reply.request_id = header->request_id;
   reply.session_id = header->session_id;
-  reply.status = net::ToWire(m.status());
+  reply.status = net::ToWire(decoded);
   Reply(s->master, std::move(reply));
 }
 
-void WorkerService::Impl::Dispatch(Message m) {
+void WorkerService::Impl::Dispatch(Message&& m) {
   if (m.kind == MessageKind::kHello) return OnHello(m);
   std::shared_ptr<WorkerSession> s = Find(m.session_id);
   if (s == nullptr) {
@@ -211,10 +210,7 @@ Status WorkerService::Impl::Push(WorkerSession* s, const std::string& task, cons
   m.kind = MessageKind::kTensor;
   m.session_id = s->id;
   m.tensor = t;
-  m.reply_to = transport->address();
-  TFG_ASSIGN_OR_RETURN(net::EncodedMessage encoded, net::EncodeMessage(m));
-  transport->Send(it->second, std::move(encoded));
-  return Status::OK();
+  return transport->Send(it->second, m);
 }
 
 // The partition's graph is rebuilt (and so validated) and its plan built
@@ -360,7 +356,7 @@ Result<std::unique_ptr<WorkerService>> WorkerService::Start(const WorkerOptions&
   std::unique_ptr<WorkerService> w(new WorkerService());
   w->impl_ = std::make_unique<Impl>(options);
   Impl* impl = w->impl_.get();
-  auto on_message = [impl](net::Received r) { impl->OnMessage(std::move(r)); };
+  auto on_message = [impl](net::Received& r) { impl->OnMessage(r); };
   TFG_ASSIGN_OR_RETURN(impl->transport, net::Transport::Start(options.listen, on_message));
   return w;
 }

@@ -152,7 +152,9 @@ struct Message {
   MessageKind kind = MessageKind::kHeartbeat;
   uint64_t request_id = 0;  // a reply carries its request's id
   uint64_t session_id = 0;  // the master's session (random, per master process)
-  std::string reply_to;     // the sender's listening address
+  // The sender's listening address; empty on a kTensor (a transfer is
+  // never answered, and it is the message that comes by the thousand).
+  std::string reply_to;
   Hello hello;
   RegisterGraph register_graph;
   RunStep run_step;
@@ -187,12 +189,20 @@ struct Attachment {
 // Encodes `m` (never fails on a well-formed message; an uninitialized
 // tensor where a value is required is an error).
 Result<EncodedMessage> EncodeMessage(const Message& m);
+// The same, with the head written from the start of `buffer` (grown as
+// needed, never shrunk: a buffer kept from message to message is allocated
+// once) and its size returned; the tensors to attach are appended to
+// `attachments`.
+Result<size_t> EncodeMessage(const Message& m, std::string& buffer, std::vector<Tensor>& attachments);
 // Decodes and validates every field: magic, version, kind, each length
 // against the bytes left, dtypes, ranks, dims, element counts, attr kinds,
 // and each attachment's size against its tensor (every one used, none
 // missing). Anything else comes back as an InvalidArgument error naming
 // what was wrong; nothing received is trusted.
 Result<Message> DecodeMessage(std::string_view head, std::vector<Attachment> attachments = {});
+// The same, into `m` (a fresh Message): a receiver that handles many
+// messages does not move each one out of a Result.
+Status DecodeMessage(std::string_view head, std::vector<Attachment> attachments, Message& m);
 
 // The envelope alone (kind, ids, reply address), body not read: lets a
 // receiver answer a message whose body it refuses.

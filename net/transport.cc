@@ -1,5 +1,6 @@
 #include "net/transport.h"
 
+#include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include <zmq.h>
@@ -124,12 +125,31 @@ void Transport::Wake() {
   (void)ignored;
 }
 
-void Transport::Send(const std::string& to, EncodedMessage message) {
+// Each sending thread encodes into a buffer of its own, kept from message
+// to message, and ZeroMQ copies the head from there: a small message costs
+// one allocation, as with zmq_send. A buffer grown past this by a rare
+// large message is given back.
+constexpr size_t kKeptEncodeBuffer = size_t{1} << 20;
+
+Status Transport::Send(const std::string& to, const Message& m) {
+  thread_local std::string buffer;
+  std::vector<Tensor> attachments;
+  TFG_ASSIGN_OR_RETURN(size_t size, EncodeMessage(m, buffer, attachments));
+  SendFrames(to, std::string_view(buffer.data(), size), attachments);
+  if (buffer.size() > kKeptEncodeBuffer) std::string().swap(buffer);
+  return Status::OK();
+}
+
+void Transport::Send(const std::string& to, const EncodedMessage& message) {
+  SendFrames(to, message.head, message.attachments);
+}
+
+void Transport::SendFrames(const std::string& to, std::string_view head, const std::vector<Tensor>& attachments) {
   bool created = false;
   {
     std::lock_guard<std::mutex> lock(sockets_mu_);
     void* socket = PeerSocket(to, &created);
-    if (socket != nullptr) SendParts(socket, to, std::move(message));
+    if (socket != nullptr) SendParts(socket, to, head, attachments);
   }
   if (created) Wake();  // the new peer's monitor joins the poll set
 }
@@ -148,41 +168,69 @@ void Transport::Forget(const std::string& to) {
   }
 }
 
-// Polls the ROUTER, the wake-up fd, the ZAP socket (CURVE only) and each
-// peer's handshake monitor.
+namespace {
+
+int SocketFd(void* socket) {
+  int fd = -1;
+  size_t size = sizeof(fd);
+  zmq_getsockopt(socket, ZMQ_FD, &fd, &size);
+  return fd;
+}
+
+// Asks ZeroMQ (which first takes in the socket's pending commands).
+bool HasMessage(void* socket) {
+  int events = 0;
+  size_t size = sizeof(events);
+  return zmq_getsockopt(socket, ZMQ_EVENTS, &events, &size) == 0 && (events & ZMQ_POLLIN) != 0;
+}
+
+}  // namespace
+
+// Sleeps in poll(2) on the file descriptors behind the sockets (ZMQ_FD),
+// not in zmq_poll: zmq_poll asks every socket for its events, two system
+// calls each, before and after every sleep, and nearly every wake-up is a
+// message on the ROUTER. A ZMQ_FD only says that its socket may have
+// changed, and only until the socket is next used; so each socket is read
+// until ZeroMQ reports it empty before the thread sleeps again. The ROUTER
+// is read on every wake-up; the ZAP socket and the monitors only when
+// their descriptor fires (or, for a monitor, when it is new).
 void Transport::Loop() {
-  std::vector<zmq_pollitem_t> items;
+  std::vector<pollfd> fds;
   std::vector<std::pair<std::string, void*>> monitors;
   const size_t first_monitor = zap_ != nullptr ? 3 : 2;
   while (!stop_.load()) {
+    bool rebuilt = false;
     {
-      // The poll set is rebuilt only when a peer came or went: most wake-ups
-      // are messages.
       std::lock_guard<std::mutex> lock(sockets_mu_);
       for (void* retired : retired_monitors_) zmq_close(retired);
       retired_monitors_.clear();
-      if (monitors_changed_ || items.empty()) {
+      if (monitors_changed_ || fds.empty()) {
         monitors.assign(monitors_.begin(), monitors_.end());
-        items = {{router_, 0, ZMQ_POLLIN, 0}, {nullptr, wake_fd_, ZMQ_POLLIN, 0}};
-        if (zap_ != nullptr) items.push_back({zap_, 0, ZMQ_POLLIN, 0});
-        for (const auto& [to, monitor] : monitors) items.push_back({monitor, 0, ZMQ_POLLIN, 0});
+        fds = {{SocketFd(router_), POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+        if (zap_ != nullptr) fds.push_back({SocketFd(zap_), POLLIN, 0});
+        for (const auto& [to, monitor] : monitors) fds.push_back({SocketFd(monitor), POLLIN, 0});
         monitors_changed_ = false;
+        rebuilt = true;
       }
     }
-    if (zmq_poll(items.data(), static_cast<int>(items.size()), 200) < 0) {
-      if (zmq_errno() == EINTR) continue;  // items' revents are not this poll's
+    ReceiveAll();
+    for (size_t i = 0; i < monitors.size(); ++i) {
+      if (rebuilt || (fds[first_monitor + i].revents & POLLIN)) {
+        while (HasMessage(monitors[i].second)) ReadMonitor(monitors[i].first, monitors[i].second);
+      }
+    }
+    if (zap_ != nullptr && (rebuilt || (fds[2].revents & POLLIN))) {
+      while (HasMessage(zap_)) AnswerZap();
+    }
+    if (poll(fds.data(), fds.size(), 200) < 0) {
+      if (errno == EINTR) continue;  // fds' revents are not this poll's
       break;
     }
-    if (items[1].revents & ZMQ_POLLIN) {
+    if (fds[1].revents & POLLIN) {
       uint64_t n;
       ssize_t ignored = read(wake_fd_, &n, sizeof(n));
       (void)ignored;
     }
-    if (zap_ != nullptr && (items[2].revents & ZMQ_POLLIN)) AnswerZap();
-    for (size_t i = 0; i < monitors.size(); ++i) {
-      if (items[first_monitor + i].revents & ZMQ_POLLIN) ReadMonitor(monitors[i].first, monitors[i].second);
-    }
-    if (items[0].revents & ZMQ_POLLIN) ReceiveAll();
   }
 }
 
@@ -196,14 +244,14 @@ void Transport::ReceiveAll() {
     size_t frames = 0, bytes = 0;
     bool more = zmq_msg_more(identity.msg());
     while (more) {
-      Frame part;
+      // The head is received where the handler reads it; attachments each
+      // into a frame of their own, shared with the tensor made from it.
+      auto frame = frames == 0 ? nullptr : std::make_shared<Frame>();
+      Frame& part = frames == 0 ? message.head : *frame;
       if (zmq_msg_recv(part.msg(), router_, ZMQ_DONTWAIT) < 0) break;
       more = zmq_msg_more(part.msg());
       bytes += part.size();
-      if (++frames == 1) {
-        message.head = std::move(part);
-      } else if (frames <= kMaxAttachments + 1) {
-        auto frame = std::make_shared<Frame>(std::move(part));
+      if (++frames > 1 && frames <= kMaxAttachments + 1) {
         message.attachments.push_back(Attachment{frame->data(), frame->size(), frame});
       }
     }
@@ -213,7 +261,7 @@ void Transport::ReceiveAll() {
       continue;
     }
     g_bytes_received.fetch_add(static_cast<int64_t>(bytes));
-    handler_(std::move(message));
+    handler_(message);
   }
 }
 
@@ -270,23 +318,22 @@ void* Transport::PeerSocket(const std::string& to, bool* created) {
 
 namespace {
 
-// ZeroMQ takes the bytes of a large string, or of a tensor's buffer,
-// instead of copying them; the hint keeps them alive until they are sent.
-// A small head is copied into a message of ZeroMQ's own instead, as
-// zmq_send does: one allocation rather than two.
-void InitPart(zmq_msg_t* msg, std::string bytes) {
-  const size_t size = bytes.size();
-  if (size < kAttachBytes && zmq_msg_init_size(msg, size) == 0) {
-    std::memcpy(zmq_msg_data(msg), bytes.data(), size);
-    return;
-  }
-  auto* owned = new std::string(std::move(bytes));
-  zmq_msg_init_data(msg, owned->data(), size, [](void*, void* hint) { delete static_cast<std::string*>(hint); }, owned);
+// The head is copied into a message of ZeroMQ's own (the bytes are the
+// sender's buffer, reused); a tensor's buffer is sent where it lies, and
+// the hint keeps it alive until it is sent.
+bool InitPart(zmq_msg_t* msg, std::string_view head) {
+  if (zmq_msg_init_size(msg, head.size()) != 0) return false;
+  std::memcpy(zmq_msg_data(msg), head.data(), head.size());
+  return true;
 }
-void InitPart(zmq_msg_t* msg, const Tensor& t) {
+bool InitPart(zmq_msg_t* msg, const Tensor& t) {
   auto* owned = new std::shared_ptr<Buffer>(t.buffer());
-  zmq_msg_init_data(msg, t.raw_data(), t.bytes(),
-                    [](void*, void* hint) { delete static_cast<std::shared_ptr<Buffer>*>(hint); }, owned);
+  if (zmq_msg_init_data(msg, t.raw_data(), t.bytes(),
+                        [](void*, void* hint) { delete static_cast<std::shared_ptr<Buffer>*>(hint); }, owned) == 0) {
+    return true;
+  }
+  delete owned;
+  return false;
 }
 
 }  // namespace
@@ -294,16 +341,20 @@ void InitPart(zmq_msg_t* msg, const Tensor& t) {
 // The parts go as one message or not at all (ZeroMQ rolls back a
 // multipart message it cannot finish). Each part is made just before it
 // is sent, so a failure leaves only that one to close.
-void Transport::SendParts(void* socket, const std::string& to, EncodedMessage message) {
-  const size_t bytes = message.bytes();
-  const size_t last = message.attachments.size();
+void Transport::SendParts(void* socket, const std::string& to, std::string_view head,
+                          const std::vector<Tensor>& attachments) {
+  size_t bytes = head.size();
+  const size_t last = attachments.size();
   for (size_t i = 0; i <= last; ++i) {
     zmq_msg_t part;
-    if (i == 0) {
-      InitPart(&part, std::move(message.head));
-    } else {
-      InitPart(&part, message.attachments[i - 1]);
+    if (!(i == 0 ? InitPart(&part, head) : InitPart(&part, attachments[i - 1]))) {
+      LogNet("dropped a message to " + to + ": " + zmq_strerror(zmq_errno()));
+      // Parts already sent would join the next message: an empty last
+      // frame ends this one, which the receiver then refuses.
+      if (i > 0) zmq_send(socket, nullptr, 0, ZMQ_DONTWAIT);
+      return;
     }
+    if (i > 0) bytes += attachments[i - 1].bytes();
     if (zmq_msg_send(&part, socket, ZMQ_DONTWAIT | (i < last ? ZMQ_SNDMORE : 0)) < 0) {
       LogNet("dropped a message to " + to + ": " + zmq_strerror(zmq_errno()));
       zmq_msg_close(&part);  // frees what it holds

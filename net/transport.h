@@ -87,9 +87,10 @@ struct Received {
 
 class Transport {
  public:
-  // Runs on the I/O thread with each message received, in order; it must
-  // not block (hand long work to another thread).
-  using MessageHandler = std::function<void(Received message)>;
+  // Runs on the I/O thread with each message received, in order, and may
+  // take what it keeps from it; it must not block (hand long work to
+  // another thread).
+  using MessageHandler = std::function<void(Received& message)>;
 
   // Binds the ROUTER socket to `address` (NormalizeAddress) and starts the
   // I/O thread.
@@ -102,12 +103,14 @@ class Transport {
 
   // The bound address, with the chosen port: "tcp://127.0.0.1:41234".
   const std::string& address() const { return address_; }
-  // Hands `message` to ZeroMQ for the peer listening at `to` (connecting
-  // to it first if need be). Never blocks; a peer that is gone loses its
-  // messages (heartbeats find that out). Any thread.
-  void Send(const std::string& to, EncodedMessage message);
-  // A message of one frame (tests).
-  void Send(const std::string& to, std::string head) { Send(to, EncodedMessage{std::move(head), {}}); }
+  // Encodes `m` and hands it to ZeroMQ for the peer listening at `to`
+  // (connecting to it first if need be). Never blocks; a peer that is gone
+  // loses its messages (heartbeats find that out). Fails only when `m`
+  // cannot be encoded. Any thread.
+  Status Send(const std::string& to, const Message& m);
+  // An encoded message, or a head of any bytes (tests).
+  void Send(const std::string& to, const EncodedMessage& message);
+  void Send(const std::string& to, std::string_view head) { SendFrames(to, head, {}); }
   // Closes the socket to `to`, dropping what is queued for it.
   void Forget(const std::string& to);
   // Why the last handshake with the peer at `to` failed ("" when none did):
@@ -126,7 +129,9 @@ class Transport {
   void Wake();
   void ReceiveAll();
   void* PeerSocket(const std::string& to, bool* created);  // needs sockets_mu_
-  void SendParts(void* socket, const std::string& to, EncodedMessage message);  // needs sockets_mu_
+  void SendFrames(const std::string& to, std::string_view head, const std::vector<Tensor>& attachments);
+  void SendParts(void* socket, const std::string& to, std::string_view head,
+                 const std::vector<Tensor>& attachments);  // needs sockets_mu_
   Status StartSecurity();
   void AnswerZap();
   void ReadMonitor(const std::string& to, void* monitor);

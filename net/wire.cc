@@ -1,5 +1,6 @@
-// The wire format: cereal's portable binary archive for the primitives,
-// laid out by hand here so that every length is checked against the bytes
+// The wire format: cereal's portable binary layout for the primitives
+// (written by the memory archives of net/wire_archive.h), laid out by hand
+// here so that every length is checked against the bytes
 // that arrived before anything is allocated. Layout of a message:
 //   u8 byte order (cereal's: 1 little-endian), u32 magic, u16 version, u8 kind, u64 request_id, u64 session_id,
 //   str reply_to, then the body of the kind (see the Save/Load pairs below),
@@ -7,29 +8,17 @@
 // str = u64 length + bytes; vec = u64 count + elements; tensor = u8 dtype,
 // u32 rank, i64 dims, u8 attached, then (attached 0) the elements, strings
 // as str each, or (attached 1) nothing: the elements are the message's
-// next frame, little-endian (kAttachBytes and up, numeric dtypes only).
-// cereal reports running out of bytes by throwing; that and our own
-// refusals become one InvalidArgument at DecodeMessage: no exception
-// leaves this file. cereal is used in this translation unit only.
+// next frame (kAttachBytes and up, numeric dtypes only). Everything is
+// little-endian. Running out of bytes and our own refusals throw
+// WireError, which becomes one InvalidArgument at DecodeMessage: no
+// exception leaves the codec.
 #include "net/wire_archive.h"
 
-#include <bit>
 #include <cstring>
 
 namespace tfg::net::wire {
 
 // ------------------------------------------------------------ primitives
-
-std::istream& ReusedInput(std::streambuf* buf) {
-  thread_local std::istream stream(nullptr);
-  stream.rdbuf(buf);
-  return stream;
-}
-std::ostream& ReusedOutput(std::streambuf* buf) {
-  thread_local std::ostream stream(nullptr);
-  stream.rdbuf(buf);
-  return stream;
-}
 
 void Save(Out& ar, const std::string& s) {
   ar(static_cast<uint64_t>(s.size()));
@@ -37,9 +26,7 @@ void Save(Out& ar, const std::string& s) {
 }
 std::string LoadString(In& in, const char* what) {
   const size_t n = in.Count(1, what);
-  std::string s(n, '\0');
-  in.ar(cereal::binary_data(s.data(), n));
-  return s;
+  return std::string(in.ar.Take(n), n);
 }
 
 int32_t LoadInt32(In& in, int32_t lo, int32_t hi, const char* what) {
@@ -80,31 +67,10 @@ PartialShape LoadPartialShape(In& in) {
 
 namespace {
 
-template <typename T>
-auto BinaryData(void* p, size_t n) {
-  return cereal::binary_data(static_cast<T*>(p), n * sizeof(T));
-}
-
-// The numeric elements of `t` into or out of `ar`, typed, so that
-// cereal's portable archive would swap each element for a reader of the
-// other byte order.
-template <typename Archive>
-void Elements(Archive& ar, const Tensor& t) {
-  const size_t n = static_cast<size_t>(t.num_elements());
-  switch (t.dtype()) {
-    case DType::kF16: ar(BinaryData<uint16_t>(t.raw_data(), n)); break;
-    case DType::kF32: ar(BinaryData<float>(t.raw_data(), n)); break;
-    case DType::kF64: ar(BinaryData<double>(t.raw_data(), n)); break;
-    case DType::kI32: ar(BinaryData<int32_t>(t.raw_data(), n)); break;
-    case DType::kI64: ar(BinaryData<int64_t>(t.raw_data(), n)); break;
-    case DType::kBool: ar(BinaryData<uint8_t>(t.raw_data(), n)); break;
-    case DType::kString:
-    case DType::kInvalid: break;
-  }
-}
-
+// Numeric elements go as they lie in memory: the wire is little-endian,
+// as every host tfg builds for (wire_archive.h).
 void SaveElements(Out& ar, const Tensor& t) {
-  if (t.dtype() != DType::kString) return Elements(ar, t);
+  if (t.dtype() != DType::kString) return ar(cereal::binary_data(t.raw_data(), t.bytes()));
   for (int64_t i = 0; i < t.num_elements(); ++i) Save(ar, t.data<std::string>()[i]);
 }
 
@@ -152,11 +118,6 @@ Tensor AllocateReceived(DType dtype, TensorShape shape) {
   return std::move(*t);
 }
 
-// Attached elements travel as they lie in memory, unswapped: every
-// platform tfg builds for is little-endian, and a build for another stops
-// here instead of misreading its peers.
-static_assert(std::endian::native == std::endian::little, "attachments assume a little-endian host");
-
 // The elements in a frame of their own: used where they lie when aligned
 // for the dtype (the frame then lives as long as the tensor), else copied.
 Tensor LoadAttached(In& in, DType dtype, TensorShape shape) {
@@ -174,12 +135,12 @@ Tensor LoadAttached(In& in, DType dtype, TensorShape shape) {
 Tensor LoadInline(In& in, DType dtype, TensorShape shape) {
   const auto n = static_cast<size_t>(shape.num_elements());
   const size_t min_bytes = dtype == DType::kString ? 8 : DTypeSize(dtype);
-  if (n > in.buf.left() / min_bytes) Refuse("tensor of {} elements, more than the message holds", n);
+  if (n > in.left() / min_bytes) Refuse("tensor of {} elements, more than the message holds", n);
   Tensor t = AllocateReceived(dtype, std::move(shape));
   if (dtype == DType::kString) {
     for (size_t i = 0; i < n; ++i) t.data<std::string>()[i] = LoadString(in, "string element");
   } else {
-    Elements(in.ar, t);
+    in.ar.loadBinary(t.raw_data(), t.bytes());
   }
   return t;
 }
@@ -214,7 +175,7 @@ void SaveTruncatedF32(Out& ar, const Tensor& t) {
 Tensor LoadTruncatedF32(In& in) {
   TensorShape shape = LoadTensorShape(in);
   const auto n = static_cast<size_t>(shape.num_elements());
-  if (n > in.buf.left() / 2) Refuse("tensor of {} elements, more than the message holds", n);
+  if (n > in.left() / 2) Refuse("tensor of {} elements, more than the message holds", n);
   std::vector<uint16_t> high(n);
   in.ar(cereal::binary_data(high.data(), n * 2));
   Tensor t = AllocateReceived(DType::kF32, std::move(shape));

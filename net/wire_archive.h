@@ -5,34 +5,22 @@
 // into a Status; no exception leaves those two files.
 #pragma once
 
-#include <cereal/archives/portable_binary.hpp>
+#include <cereal/cereal.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
-#include <istream>
-#include <ostream>
 #include <stdexcept>
-#include <streambuf>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "net/protocol.h"
 
 namespace tfg::net::wire {
-
-// The output archive, and the tensors whose elements go in frames of
-// their own (EncodedMessage::attachments).
-struct Out {
-  explicit Out(std::ostream& stream) : ar(stream) {}
-  cereal::PortableBinaryOutputArchive ar;
-  std::vector<Tensor> attachments;
-  template <typename... T>
-  void operator()(T&&... values) {
-    ar(std::forward<T>(values)...);
-  }
-};
 
 struct WireError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -43,63 +31,99 @@ template <typename... Args>
   throw WireError(fmt::format(f, std::forward<Args>(args)...));
 }
 
-// The received bytes as a stream that knows how many are left.
-class MemBuf : public std::streambuf {
+// cereal archives that write the bytes of cereal's portable binary archive
+// (a leading byte-order byte, 1 for little-endian, then each value as it
+// lies in a little-endian host's memory) straight to and from memory.
+// cereal's own archives go through an iostream, a virtual call per value:
+// that cost more than the rest of coding a small tensor message.
+static_assert(std::endian::native == std::endian::little, "the wire is little-endian, as the host must be");
+
+class OutputArchive : public cereal::OutputArchive<OutputArchive, cereal::AllowEmptyClassElision> {
  public:
-  explicit MemBuf(std::string_view bytes) {
-    char* p = const_cast<char*>(bytes.data());  // read only: the get area is never written
-    setg(p, p, p + bytes.size());
+  // Writes into `buffer` from its start; grows it and never shrinks it, so
+  // a buffer kept from message to message is allocated once.
+  explicit OutputArchive(std::string& buffer)
+      : cereal::OutputArchive<OutputArchive, cereal::AllowEmptyClassElision>(this), buffer_(buffer) {
+    const uint8_t little_endian = 1;
+    saveBinary(&little_endian, 1);
   }
-  size_t left() const { return static_cast<size_t>(egptr() - gptr()); }
-
- protected:
-  // One copy per field, without std::streambuf's general loop.
-  std::streamsize xsgetn(char* s, std::streamsize n) override {
-    const auto got = std::min(n, static_cast<std::streamsize>(left()));
-    std::memcpy(s, gptr(), static_cast<size_t>(got));
-    gbump(static_cast<int>(got));
-    return got;
+  void saveBinary(const void* data, size_t size) {
+    if (size > buffer_.size() - size_) Grow(size);
+    std::memcpy(buffer_.data() + size_, data, size);
+    size_ += size;
   }
-};
-
-// An output stream into a std::string reserved up front, so a large
-// tensor is copied once while encoding (an ostringstream regrows and
-// copies its buffer again and again).
-class StringSink : public std::streambuf {
- public:
-  explicit StringSink(size_t reserve) { out_.reserve(reserve); }
-  std::string Take() { return std::move(out_); }
-
- protected:
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    out_.append(s, static_cast<size_t>(n));
-    return n;
-  }
-  int_type overflow(int_type c) override {
-    if (c != traits_type::eof()) out_.push_back(static_cast<char>(c));
-    return c;
-  }
+  // The bytes written so far: the first size() of the buffer.
+  size_t size() const { return size_; }
 
  private:
-  std::string out_;
+  [[gnu::noinline]] void Grow(size_t more) { buffer_.resize(std::max({size_ + more, 2 * buffer_.size(), size_t{256}})); }
+
+  std::string& buffer_;
+  size_t size_ = 0;
 };
 
-// cereal reads and writes through a stream's buffer only. Making a stream
-// (its locale) costs more than coding a small message, so each thread
-// keeps one of each, pointed at the buffer of the moment.
-std::istream& ReusedInput(std::streambuf* buf);
-std::ostream& ReusedOutput(std::streambuf* buf);
+class InputArchive : public cereal::InputArchive<InputArchive, cereal::AllowEmptyClassElision> {
+ public:
+  explicit InputArchive(std::string_view bytes)
+      : cereal::InputArchive<InputArchive, cereal::AllowEmptyClassElision>(this),
+        next_(bytes.data()),
+        end_(bytes.data() + bytes.size()) {
+    uint8_t little_endian = 0;
+    loadBinary(&little_endian, 1);
+    if (little_endian != 1) Refuse("byte order {} (tfg peers write 1, little-endian)", little_endian);
+  }
+  void loadBinary(void* data, size_t size) { std::memcpy(data, Take(size), size); }
+  // The next `size` bytes, where they lie; throws when fewer are left.
+  const char* Take(size_t size) {
+    if (size > left()) Refuse("the message stops {} byte(s) short", size - left());
+    const char* p = next_;
+    next_ += size;
+    return p;
+  }
+  size_t left() const { return static_cast<size_t>(end_ - next_); }
 
-// The input archive with its byte budget, and the frames that came after
-// the head.
+ private:
+  const char* next_;
+  const char* end_;
+};
+
+template <typename T>
+std::enable_if_t<std::is_arithmetic_v<T>> CEREAL_SAVE_FUNCTION_NAME(OutputArchive& ar, const T& t) {
+  ar.saveBinary(&t, sizeof(t));
+}
+template <typename T>
+std::enable_if_t<std::is_arithmetic_v<T>> CEREAL_LOAD_FUNCTION_NAME(InputArchive& ar, T& t) {
+  ar.loadBinary(&t, sizeof(t));
+}
+template <typename T>
+void CEREAL_SAVE_FUNCTION_NAME(OutputArchive& ar, const cereal::BinaryData<T>& bd) {
+  ar.saveBinary(bd.data, static_cast<size_t>(bd.size));
+}
+template <typename T>
+void CEREAL_LOAD_FUNCTION_NAME(InputArchive& ar, cereal::BinaryData<T>& bd) {
+  ar.loadBinary(bd.data, static_cast<size_t>(bd.size));
+}
+
+// The output archive, and the tensors whose elements go in frames of
+// their own (EncodedMessage::attachments).
+struct Out {
+  explicit Out(std::string& buffer) : ar(buffer) {}
+  OutputArchive ar;
+  std::vector<Tensor> attachments;
+  template <typename... T>
+  void operator()(T&&... values) {
+    ar(std::forward<T>(values)...);
+  }
+};
+
+// The input archive over a message's head, and the frames that came after
+// it.
 struct In {
-  In(MemBuf& b, std::vector<Attachment> a)
-      : buf(b), stream(ReusedInput(&b)), ar(stream), attachments(std::move(a)) {}
-  MemBuf& buf;
-  std::istream& stream;
-  cereal::PortableBinaryInputArchive ar;
+  In(std::string_view head, std::vector<Attachment> a) : ar(head), attachments(std::move(a)) {}
+  InputArchive ar;
   std::vector<Attachment> attachments;
   size_t next_attachment = 0;
+  size_t left() const { return ar.left(); }
   // The next attachment, which must hold exactly `bytes`.
   Attachment& TakeAttachment(size_t bytes) {
     if (next_attachment == attachments.size()) Refuse("a tensor's frame is missing");
@@ -116,7 +140,7 @@ struct In {
   // A count of elements of at least `min_bytes` each that the bytes left can back.
   size_t Count(size_t min_bytes, const char* what) {
     const uint64_t n = Read<uint64_t>();
-    if (n > buf.left() / std::max<size_t>(min_bytes, 1)) Refuse("{}: {} elements, more than the message holds", what, n);
+    if (n > left() / std::max<size_t>(min_bytes, 1)) Refuse("{}: {} elements, more than the message holds", what, n);
     return static_cast<size_t>(n);
   }
 };

@@ -159,8 +159,9 @@ void SaveTransfer(Out& ar, const TensorTransfer& t) {
   if (truncated) return SaveTruncatedF32(ar, t.value);
   SaveTensor(ar, t.value);
 }
-TensorTransfer LoadTransfer(In& in) {
-  TensorTransfer t;
+// Into the message's own body: a transfer is the one message that comes
+// by the thousand, and moving it out of a return value costs.
+void LoadTransfer(In& in, TensorTransfer& t) {
   t.run_id = in.Read<int64_t>();
   t.src_device = LoadString(in, "source device");
   t.dst_device = LoadString(in, "destination device");
@@ -168,10 +169,9 @@ TensorTransfer LoadTransfer(In& in) {
   t.frame_id = in.Read<int64_t>();
   t.iteration = in.Read<int64_t>();
   t.is_dead = LoadBool(in, "is_dead");
-  if (t.is_dead) return t;
+  if (t.is_dead) return;
   t.compress = LoadBool(in, "compressed");
   t.value = t.compress ? LoadTruncatedF32(in) : LoadTensor(in);
-  return t;
 }
 
 void SaveBody(Out& ar, const Message& m) {
@@ -210,7 +210,7 @@ void LoadBody(In& in, Message& m) {
       m.step_done.status = LoadStatus(in);
       m.step_done.fetches = LoadTensors(in);
       return;
-    case MessageKind::kTensor: m.tensor = LoadTransfer(in); return;
+    case MessageKind::kTensor: return LoadTransfer(in, m.tensor);
     case MessageKind::kAbortStep:
       m.abort.run_id = in.Read<int64_t>();
       m.abort.status = LoadStatus(in);
@@ -223,23 +223,6 @@ void LoadBody(In& in, Message& m) {
 
 }  // namespace wire
 
-namespace {
-
-// Room for the tensors a message carries inline, plus its other fields.
-size_t EstimateBytes(const Message& m) {
-  size_t n = 256 + m.reply_to.size() + m.tensor.tensor_name.size() + m.tensor.src_device.size() +
-             m.tensor.dst_device.size();
-  auto add = [&n](const Tensor& t) {
-    if (t.IsInitialized() && t.dtype() != DType::kString && t.bytes() < kAttachBytes) n += t.bytes();
-  };
-  add(m.tensor.value);
-  for (const Tensor& t : m.run_step.feeds) add(t);
-  for (const Tensor& t : m.step_done.fetches) add(t);
-  return n;
-}
-
-}  // namespace
-
 size_t EncodedMessage::bytes() const {
   size_t n = head.size();
   for (const Tensor& t : attachments) n += t.bytes();
@@ -251,25 +234,32 @@ Attachment Attachment::Copy(std::string_view bytes) {
   return Attachment{copy->data(), copy->size(), copy};
 }
 
-Result<EncodedMessage> EncodeMessage(const Message& m) {
-  wire::StringSink sink(EstimateBytes(m));
-  EncodedMessage out;
+Result<size_t> EncodeMessage(const Message& m, std::string& buffer, std::vector<Tensor>& attachments) {
+  size_t size = 0;
+  const size_t first_attachment = attachments.size();
   try {
-    wire::Out ar(wire::ReusedOutput(&sink));
+    wire::Out ar(buffer);
     ar(kMagic, kProtocolVersion, static_cast<uint8_t>(m.kind), m.request_id, m.session_id);
     wire::Save(ar, m.reply_to);
     wire::SaveBody(ar, m);
-    out.attachments = std::move(ar.attachments);
+    size = ar.ar.size();
+    for (Tensor& t : ar.attachments) attachments.push_back(std::move(t));
   } catch (const std::exception& e) {
     return InvalidArgument("cannot encode a {} message: {}", MessageKindName(m.kind), e.what());
   }
-  out.head = sink.Take();
-  size_t largest = out.head.size();
-  for (const Tensor& t : out.attachments) largest = std::max(largest, t.bytes());
-  if (largest > kMaxMessageBytes || out.attachments.size() > kMaxAttachments) {
+  size_t largest = size;
+  for (size_t i = first_attachment; i < attachments.size(); ++i) largest = std::max(largest, attachments[i].bytes());
+  if (largest > kMaxMessageBytes || attachments.size() - first_attachment > kMaxAttachments) {
     return Error(Code::kResourceExhausted, "a {} message with a frame of {} bytes is above the limit of {}",
                  MessageKindName(m.kind), largest, kMaxMessageBytes);
   }
+  return size;
+}
+
+Result<EncodedMessage> EncodeMessage(const Message& m) {
+  EncodedMessage out;
+  TFG_ASSIGN_OR_RETURN(size_t size, EncodeMessage(m, out.head, out.attachments));
+  out.head.resize(size);
   return out;
 }
 
@@ -292,8 +282,7 @@ void LoadHeader(wire::In& in, Message& m) {
 Result<Message> DecodeHeader(std::string_view head) {
   Message m;
   try {
-    wire::MemBuf buf(head);
-    wire::In in(buf, {});
+    wire::In in(head, {});
     LoadHeader(in, m);
   } catch (const std::exception& e) {
     return InvalidArgument("malformed message: {}", e.what());
@@ -301,16 +290,14 @@ Result<Message> DecodeHeader(std::string_view head) {
   return m;
 }
 
-Result<Message> DecodeMessage(std::string_view head, std::vector<Attachment> attachments) {
+Status DecodeMessage(std::string_view head, std::vector<Attachment> attachments, Message& m) {
   if (head.size() > kMaxMessageBytes) return InvalidArgument("message of {} bytes is too large", head.size());
-  Message m;
   try {
-    wire::MemBuf buf(head);
-    wire::In in(buf, std::move(attachments));
+    wire::In in(head, std::move(attachments));
     LoadHeader(in, m);
     wire::LoadBody(in, m);
-    if (buf.left() != 0) {
-      return InvalidArgument("{} bytes after the end of a {} message", buf.left(), MessageKindName(m.kind));
+    if (in.left() != 0) {
+      return InvalidArgument("{} bytes after the end of a {} message", in.left(), MessageKindName(m.kind));
     }
     if (const size_t extra = in.attachments.size() - in.next_attachment; extra != 0) {
       return InvalidArgument("{} frames after the end of a {} message", extra, MessageKindName(m.kind));
@@ -318,6 +305,12 @@ Result<Message> DecodeMessage(std::string_view head, std::vector<Attachment> att
   } catch (const std::exception& e) {
     return InvalidArgument("malformed message: {}", e.what());
   }
+  return Status::OK();
+}
+
+Result<Message> DecodeMessage(std::string_view head, std::vector<Attachment> attachments) {
+  Message m;
+  TFG_RETURN_IF_ERROR(DecodeMessage(head, std::move(attachments), m));
   return m;
 }
 

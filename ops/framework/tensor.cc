@@ -39,10 +39,10 @@ Result<Tensor> Tensor::Allocate(Allocator* alloc, DType dtype, TensorShape shape
   for (int64_t d : shape.dims()) {
     if (d < 0) return InvalidArgument("cannot allocate a tensor of shape {}: negative dimension", shape.ToString());
   }
-  Tensor t(alloc, dtype, shape);
+  Tensor t(alloc, dtype, std::move(shape));
   if (!t.IsInitialized()) {
     return Error(Code::kResourceExhausted, "out of memory allocating {} {} ({} bytes) on {}", DTypeName(dtype),
-                 shape.ToString(), t.bytes(), alloc->name());
+                 t.shape().ToString(), t.bytes(), alloc->name());
   }
   return t;
 }

@@ -40,49 +40,69 @@ int Window(size_t bytes) { return static_cast<int>(std::max<size_t>(4, (size_t{4
 int AckEvery(size_t bytes) { return static_cast<int>(std::max<size_t>(1, (size_t{64} << 10) / bytes)); }
 bool Acks(int received, int count, size_t bytes) { return received % AckEvery(bytes) == 0 || received == count; }
 
-// Runs `serve` in a child process; returns its pid and the address it
-// printed on the pipe.
+// A child process and a pipe each way, for the addresses the two sides
+// listen on.
+struct Child {
+  pid_t pid = -1;
+  int to_child = -1, from_child = -1;
+};
+// The child's ends: from the parent, to the parent.
+struct Pipes {
+  int in, out;
+};
+
+// Runs serve(Pipes) in a child process.
 template <typename F>
-std::pair<pid_t, std::string> Spawn(F serve) {
-  int fds[2];
-  if (pipe(fds) != 0) std::exit(1);
+Child Spawn(F serve) {
+  int down[2], up[2];
+  if (pipe(down) != 0 || pipe(up) != 0) std::exit(1);
   pid_t pid = fork();
   if (pid == 0) {
-    close(fds[0]);
-    serve(fds[1]);
+    close(down[1]);
+    close(up[0]);
+    serve(Pipes{down[0], up[1]});
     _exit(0);
   }
-  close(fds[1]);
-  char buf[256] = {};
-  ssize_t n = read(fds[0], buf, sizeof(buf) - 1);
-  close(fds[0]);
-  return {pid, std::string(buf, n > 0 ? static_cast<size_t>(n) : 0)};
+  close(down[0]);
+  close(up[1]);
+  return Child{pid, down[1], up[0]};
 }
 
-void Announce(int fd, const std::string& address) {
+// One address through a pipe, which is then closed.
+void Tell(int fd, const std::string& address) {
   ssize_t ignored = write(fd, address.data(), address.size());
   (void)ignored;
   close(fd);
+}
+std::string Hear(int fd) {
+  char buf[256] = {};
+  ssize_t n = read(fd, buf, sizeof(buf) - 1);
+  close(fd);
+  return std::string(buf, n > 0 ? static_cast<size_t>(n) : 0);
 }
 
 // ------------------------------------------------------------- tfg path
 
 // Decodes each transfer as a worker does (the tensor is dropped after);
-// an acknowledgement is a HeartbeatAck whose request id is the count.
-void ServeTfg(int fd, size_t bytes, int count) {
+// an acknowledgement is a HeartbeatAck whose request id is the count,
+// sent to the address the sender gave on the pipe (a transfer carries no
+// reply address, as in tfg).
+void ServeTfg(Pipes pipes, size_t bytes, int count) {
+  const std::string sender = Hear(pipes.in);
   std::mutex mu;
   std::condition_variable cv;
   int seen = 0;  // touched by the I/O thread only, until it reaches count
   bool done = false;
   net::Transport* self = nullptr;
-  auto t = net::Transport::Start("tcp://127.0.0.1:0", [&](net::Received r) {
-    auto m = net::DecodeMessage(r.head, std::move(r.attachments));
-    if (!m.ok()) return (void)std::fprintf(stderr, "transfer_bench: %s\n", m.status().message().c_str());
+  auto t = net::Transport::Start("tcp://127.0.0.1:0", [&](net::Received& r) {
+    net::Message m;
+    const Status s = net::DecodeMessage(r.head, std::move(r.attachments), m);
+    if (!s.ok()) return (void)std::fprintf(stderr, "transfer_bench: %s\n", s.message().c_str());
     if (!Acks(++seen, count, bytes)) return;
     net::Message ack;
     ack.kind = net::MessageKind::kHeartbeatAck;
     ack.request_id = static_cast<uint64_t>(seen);
-    self->Send(m->reply_to, *net::EncodeMessage(ack));
+    (void)self->Send(sender, ack);
     if (seen < count) return;
     std::lock_guard<std::mutex> lock(mu);
     done = true;
@@ -90,7 +110,7 @@ void ServeTfg(int fd, size_t bytes, int count) {
   });
   if (!t.ok()) std::exit(1);
   self = t->get();
-  Announce(fd, self->address());
+  Tell(pipes.out, self->address());
   std::unique_lock<std::mutex> lock(mu);
   cv.wait(lock, [&] { return done; });
   lock.unlock();
@@ -105,10 +125,16 @@ struct Credit {
   int acked = 0;
   int wanted = 0;
 
+  // Notifies after unlocking, so the woken sender does not block at once
+  // on the mutex this thread still holds.
   void Acknowledge(int count) {
-    std::lock_guard<std::mutex> lock(mu);
-    acked = std::max(acked, count);
-    if (wanted != 0 && acked >= wanted) cv.notify_all();
+    bool wake;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      acked = std::max(acked, count);
+      wake = wanted != 0 && acked >= wanted;
+    }
+    if (wake) cv.notify_all();
   }
   void WaitFor(int count) {
     std::unique_lock<std::mutex> lock(mu);
@@ -120,29 +146,30 @@ struct Credit {
 };
 
 double TfgSeconds(size_t bytes, int count) {
-  auto [pid, address] = Spawn([&](int fd) { ServeTfg(fd, bytes, count); });
+  const Child child = Spawn([&](Pipes pipes) { ServeTfg(pipes, bytes, count); });
   Credit credit;
-  auto t = net::Transport::Start("tcp://127.0.0.1:0", [&](net::Received r) {
+  auto t = net::Transport::Start("tcp://127.0.0.1:0", [&](net::Received& r) {
     auto m = net::DecodeHeader(r.head);
     if (m.ok()) credit.Acknowledge(static_cast<int>(m->request_id));
   });
   if (!t.ok()) std::exit(1);
+  Tell(child.to_child, (*t)->address());
+  const std::string address = Hear(child.from_child);
   Tensor value(HostAllocator(), DType::kF32, TensorShape({static_cast<int64_t>(bytes / 4)}));
   std::memset(value.data<float>(), 0, bytes);
   net::Message m;
   m.kind = net::MessageKind::kTensor;
-  m.reply_to = (*t)->address();
   m.tensor.tensor_name = "w:0";
   m.tensor.value = value;
   const int window = Window(bytes);
   const auto start = Clock::now();
   for (int i = 0; i < count; ++i) {
     if (i >= window) credit.WaitFor(i - window + 1);
-    (*t)->Send(address, *net::EncodeMessage(m));
+    (void)(*t)->Send(address, m);
   }
   credit.WaitFor(count);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  waitpid(pid, nullptr, 0);
+  waitpid(child.pid, nullptr, 0);
   return seconds;
 }
 
@@ -156,7 +183,8 @@ void SetHighWaterMarks(void* socket) {
   zmq_setsockopt(socket, ZMQ_RCVHWM, &hwm, sizeof(hwm));
 }
 
-void ServeBare(int fd, size_t bytes, int count) {
+void ServeBare(Pipes pipes, size_t bytes, int count) {
+  close(pipes.in);
   void* ctx = zmq_ctx_new();
   void* router = zmq_socket(ctx, ZMQ_ROUTER);
   SetHighWaterMarks(router);
@@ -164,7 +192,7 @@ void ServeBare(int fd, size_t bytes, int count) {
   char endpoint[256] = {};
   size_t size = sizeof(endpoint);
   zmq_getsockopt(router, ZMQ_LAST_ENDPOINT, endpoint, &size);
-  Announce(fd, endpoint);
+  Tell(pipes.out, endpoint);
   for (int seen = 1; seen <= count; ++seen) {
     zmq_msg_t id, payload;
     zmq_msg_init(&id);
@@ -185,7 +213,9 @@ void ServeBare(int fd, size_t bytes, int count) {
 }
 
 double BareSeconds(size_t bytes, int count) {
-  auto [pid, address] = Spawn([&](int fd) { ServeBare(fd, bytes, count); });
+  const Child child = Spawn([&](Pipes pipes) { ServeBare(pipes, bytes, count); });
+  close(child.to_child);
+  const std::string address = Hear(child.from_child);
   void* ctx = zmq_ctx_new();
   void* dealer = zmq_socket(ctx, ZMQ_DEALER);
   SetHighWaterMarks(dealer);
@@ -207,7 +237,7 @@ double BareSeconds(size_t bytes, int count) {
   zmq_setsockopt(dealer, ZMQ_LINGER, &linger, sizeof(linger));
   zmq_close(dealer);
   zmq_ctx_term(ctx);
-  waitpid(pid, nullptr, 0);
+  waitpid(child.pid, nullptr, 0);
   return seconds;
 }
 
@@ -221,7 +251,7 @@ int main(int argc, char** argv) {
     size_t bytes;
     int count;
   };
-  const Size sizes[] = {{"1 KB", 1024, quick ? 5000 : 100000},
+  const Size sizes[] = {{"1 KB", 1024, quick ? 5000 : 300000},
                         {"1 MB", 1 << 20, quick ? 40 : 300},
                         {"64 MB", 64 << 20, quick ? 4 : 12}};
   for (const Size& s : sizes) {

@@ -25,13 +25,13 @@ TEST(TransportTest, FramesArriveInOrder) {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<std::string> got;
-  auto a = Transport::Start("tcp://127.0.0.1:0", [&](Received r) {
+  auto a = Transport::Start("tcp://127.0.0.1:0", [&](Received& r) {
     std::lock_guard<std::mutex> lock(mu);
     got.emplace_back(std::string_view(r.head));
     cv.notify_all();
   });
   ASSERT_TRUE(a.ok()) << a.status().ToString();
-  auto b = Transport::Start("tcp://127.0.0.1:0", [](Received) {});
+  auto b = Transport::Start("tcp://127.0.0.1:0", [](Received&) {});
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   EXPECT_NE((*a)->address().find("tcp://127.0.0.1:"), std::string::npos);
   const std::string big(1 << 20, 'x');
@@ -51,13 +51,13 @@ TEST(TransportTest, AttachmentsArriveAfterTheirHead) {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<Received> got;
-  auto a = Transport::Start("tcp://127.0.0.1:0", [&](Received r) {
+  auto a = Transport::Start("tcp://127.0.0.1:0", [&](Received& r) {
     std::lock_guard<std::mutex> lock(mu);
     got.push_back(std::move(r));
     cv.notify_all();
   });
   ASSERT_TRUE(a.ok()) << a.status().ToString();
-  auto b = Transport::Start("tcp://127.0.0.1:0", [](Received) {});
+  auto b = Transport::Start("tcp://127.0.0.1:0", [](Received&) {});
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   std::vector<int32_t> counts(1 << 16);
   for (size_t i = 0; i < counts.size(); ++i) counts[i] = static_cast<int32_t>(i * 7);
@@ -83,7 +83,7 @@ TEST(TransportTest, ALargeTensorIsUsedWhereItArrived) {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<std::pair<Result<Message>, const char*>> got;
-  auto a = Transport::Start("tcp://127.0.0.1:0", [&](Received r) {
+  auto a = Transport::Start("tcp://127.0.0.1:0", [&](Received& r) {
     const char* frame = r.attachments.empty() ? nullptr : r.attachments[0].data;
     auto m = DecodeMessage(r.head, std::move(r.attachments));
     std::lock_guard<std::mutex> lock(mu);
@@ -91,7 +91,7 @@ TEST(TransportTest, ALargeTensorIsUsedWhereItArrived) {
     cv.notify_all();
   });
   ASSERT_TRUE(a.ok()) << a.status().ToString();
-  auto b = Transport::Start("tcp://127.0.0.1:0", [](Received) {});
+  auto b = Transport::Start("tcp://127.0.0.1:0", [](Received&) {});
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   std::vector<double> values(8192);
   for (size_t i = 0; i < values.size(); ++i) values[i] = 0.5 * static_cast<double>(i) - 3;
@@ -112,9 +112,9 @@ TEST(TransportTest, ALargeTensorIsUsedWhereItArrived) {
 }
 
 TEST(TransportTest, ABusyPortIsAnError) {
-  auto a = Transport::Start("tcp://127.0.0.1:0", [](Received) {});
+  auto a = Transport::Start("tcp://127.0.0.1:0", [](Received&) {});
   ASSERT_TRUE(a.ok());
-  auto b = Transport::Start((*a)->address(), [](Received) {});
+  auto b = Transport::Start((*a)->address(), [](Received&) {});
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.status().message().find("cannot listen on " + (*a)->address()), std::string::npos)
       << b.status().message();

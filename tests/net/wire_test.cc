@@ -194,7 +194,15 @@ TEST(WireTest, RefusesLengthsTheMessageDoesNotHold) {
 
 TEST(WireTest, RefusesBadHeadersAndTrailingBytes) {
   std::string bytes = Encode(RunStepMessage());
-  EXPECT_FALSE(DecodeMessage("").ok());
+  EXPECT_EQ(DecodeMessage("").status().message(), "malformed message: the message stops 1 byte(s) short");
+  EXPECT_EQ(DecodeMessage(bytes.substr(0, 10)).status().message(),
+            "malformed message: the message stops 6 byte(s) short");
+  // cereal's portable archive would read a big-endian writer's values
+  // swapped; every tfg host is little-endian, so anything but 1 is refused.
+  std::string big_endian = bytes;
+  big_endian[0] = 0;
+  EXPECT_EQ(DecodeMessage(big_endian).status().message(),
+            "malformed message: byte order 0 (tfg peers write 1, little-endian)");
   std::string bad_magic = bytes;
   bad_magic[1] = 'X';
   EXPECT_EQ(DecodeMessage(bad_magic).status().message(), "malformed message: not a tfg message (bad magic)");

@@ -323,7 +323,8 @@ run(dequeue(q))
         run_step = b"\x01" + struct.pack("<IHBQQQ", MAGIC, PROTOCOL, 5, 1, 1, 0)
         bad_bodies = [run_step + struct.pack("<QqQd", 1, 2, 3, 0.5) + struct.pack("<Q", 1 << 40),
                       run_step + b"\x01\x02"]
-        payloads = [b"", b"\x00", os.urandom(300), b"\x01" + struct.pack("<IHB", MAGIC, PROTOCOL, 99),
+        payloads = [b"", b"\x00", os.urandom(300), b"\x01" + struct.pack("<IHB", MAGIC ^ 1, PROTOCOL, 1),
+                    b"\x01" + struct.pack("<IHB", MAGIC, PROTOCOL, 99),
                     b"\x01" + struct.pack("<IHB", MAGIC, PROTOCOL + 1, 1), valid_header,
                     valid_header + struct.pack("<Q", 1 << 62), *bad_bodies]
         d = zmtp_dealer(w.port)
@@ -337,7 +338,7 @@ run(dequeue(q))
         d.sendall(zmtp_frame(attached))
         d.sendall(zmtp_frame(attached, more=True) + zmtp_frame(b"\x00" * 4))
         d.sendall(zmtp_frame(attached, more=True) + zmtp_frame(b"\x00" * 8192, more=True) + zmtp_frame(b"x"))
-        expected = ["bad magic", "unknown message kind 99",
+        expected = ["byte order 0 (tfg peers write 1, little-endian)", "bad magic", "unknown message kind 99",
                     "protocol version %d (this tfg speaks %d)" % (PROTOCOL + 1, PROTOCOL),
                     "tensor list: 1099511627776 elements, more than the message holds",
                     "reply address: 4611686018427387904 elements, more than the message holds",
