@@ -237,8 +237,8 @@ void Transport::Loop() {
 // A message is [peer identity, head, attachments...]; one with no head or
 // more frames than the protocol allows is dropped whole.
 void Transport::ReceiveAll() {
+  Frame identity;  // each receive into it releases the one before
   for (;;) {
-    Frame identity;
     if (zmq_msg_recv(identity.msg(), router_, ZMQ_DONTWAIT) < 0) return;
     Received message;
     size_t frames = 0, bytes = 0;

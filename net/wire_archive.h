@@ -38,36 +38,44 @@ template <typename... Args>
 // that cost more than the rest of coding a small tensor message.
 static_assert(std::endian::native == std::endian::little, "the wire is little-endian, as the host must be");
 
+// Each archive can be started again on other bytes: a thread keeps one of
+// each, as making one (cereal's bookkeeping for pointers and versions)
+// costs as much as coding a small message.
 class OutputArchive : public cereal::OutputArchive<OutputArchive, cereal::AllowEmptyClassElision> {
  public:
+  OutputArchive() : cereal::OutputArchive<OutputArchive, cereal::AllowEmptyClassElision>(this) {}
   // Writes into `buffer` from its start; grows it and never shrinks it, so
   // a buffer kept from message to message is allocated once.
-  explicit OutputArchive(std::string& buffer)
-      : cereal::OutputArchive<OutputArchive, cereal::AllowEmptyClassElision>(this), buffer_(buffer) {
+  void Start(std::string& buffer) {
+    buffer_ = &buffer;
+    size_ = 0;
     const uint8_t little_endian = 1;
     saveBinary(&little_endian, 1);
   }
   void saveBinary(const void* data, size_t size) {
-    if (size > buffer_.size() - size_) Grow(size);
-    std::memcpy(buffer_.data() + size_, data, size);
+    if (size > buffer_->size() - size_) Grow(size);
+    std::memcpy(buffer_->data() + size_, data, size);
     size_ += size;
   }
   // The bytes written so far: the first size() of the buffer.
   size_t size() const { return size_; }
 
  private:
-  [[gnu::noinline]] void Grow(size_t more) { buffer_.resize(std::max({size_ + more, 2 * buffer_.size(), size_t{256}})); }
+  [[gnu::noinline]] void Grow(size_t more) {
+    buffer_->resize(std::max({size_ + more, 2 * buffer_->size(), size_t{256}}));
+  }
 
-  std::string& buffer_;
+  std::string* buffer_ = nullptr;
   size_t size_ = 0;
 };
 
 class InputArchive : public cereal::InputArchive<InputArchive, cereal::AllowEmptyClassElision> {
  public:
-  explicit InputArchive(std::string_view bytes)
-      : cereal::InputArchive<InputArchive, cereal::AllowEmptyClassElision>(this),
-        next_(bytes.data()),
-        end_(bytes.data() + bytes.size()) {
+  InputArchive() : cereal::InputArchive<InputArchive, cereal::AllowEmptyClassElision>(this) {}
+  // Reads `bytes` from their start (the byte-order byte first).
+  void Start(std::string_view bytes) {
+    next_ = bytes.data();
+    end_ = bytes.data() + bytes.size();
     uint8_t little_endian = 0;
     loadBinary(&little_endian, 1);
     if (little_endian != 1) Refuse("byte order {} (tfg peers write 1, little-endian)", little_endian);
@@ -83,8 +91,8 @@ class InputArchive : public cereal::InputArchive<InputArchive, cereal::AllowEmpt
   size_t left() const { return static_cast<size_t>(end_ - next_); }
 
  private:
-  const char* next_;
-  const char* end_;
+  const char* next_ = nullptr;
+  const char* end_ = nullptr;
 };
 
 template <typename T>
@@ -107,7 +115,10 @@ void CEREAL_LOAD_FUNCTION_NAME(InputArchive& ar, cereal::BinaryData<T>& bd) {
 // The output archive, and the tensors whose elements go in frames of
 // their own (EncodedMessage::attachments).
 struct Out {
-  explicit Out(std::string& buffer) : ar(buffer) {}
+  void Start(std::string& buffer) {
+    ar.Start(buffer);
+    attachments.clear();
+  }
   OutputArchive ar;
   std::vector<Tensor> attachments;
   template <typename... T>
@@ -119,7 +130,13 @@ struct Out {
 // The input archive over a message's head, and the frames that came after
 // it.
 struct In {
-  In(std::string_view head, std::vector<Attachment> a) : ar(head), attachments(std::move(a)) {}
+  void Start(std::string_view head, std::vector<Attachment> a) {
+    attachments = std::move(a);
+    next_attachment = 0;
+    ar.Start(head);
+  }
+  // Lets go of the frames (their buffers) once the message is decoded.
+  void Finish() { attachments.clear(); }
   InputArchive ar;
   std::vector<Attachment> attachments;
   size_t next_attachment = 0;

@@ -234,17 +234,41 @@ Attachment Attachment::Copy(std::string_view bytes) {
   return Attachment{copy->data(), copy->size(), copy};
 }
 
+namespace {
+
+// This thread's archives, started again for each message (see
+// wire::OutputArchive).
+wire::Out& ThreadOut() {
+  thread_local wire::Out out;
+  return out;
+}
+wire::In& ThreadIn() {
+  thread_local wire::In in;
+  return in;
+}
+
+// Lets go of the received frames however decoding ends.
+struct FinishOnExit {
+  wire::In& in;
+  ~FinishOnExit() { in.Finish(); }
+};
+
+}  // namespace
+
 Result<size_t> EncodeMessage(const Message& m, std::string& buffer, std::vector<Tensor>& attachments) {
   size_t size = 0;
   const size_t first_attachment = attachments.size();
+  wire::Out& ar = ThreadOut();
   try {
-    wire::Out ar(buffer);
+    ar.Start(buffer);
     ar(kMagic, kProtocolVersion, static_cast<uint8_t>(m.kind), m.request_id, m.session_id);
     wire::Save(ar, m.reply_to);
     wire::SaveBody(ar, m);
     size = ar.ar.size();
     for (Tensor& t : ar.attachments) attachments.push_back(std::move(t));
+    ar.attachments.clear();
   } catch (const std::exception& e) {
+    ar.attachments.clear();  // no tensor stays held by this thread's archive
     return InvalidArgument("cannot encode a {} message: {}", MessageKindName(m.kind), e.what());
   }
   size_t largest = size;
@@ -281,8 +305,10 @@ void LoadHeader(wire::In& in, Message& m) {
 
 Result<Message> DecodeHeader(std::string_view head) {
   Message m;
+  wire::In& in = ThreadIn();
+  FinishOnExit finish{in};
   try {
-    wire::In in(head, {});
+    in.Start(head, {});
     LoadHeader(in, m);
   } catch (const std::exception& e) {
     return InvalidArgument("malformed message: {}", e.what());
@@ -292,8 +318,10 @@ Result<Message> DecodeHeader(std::string_view head) {
 
 Status DecodeMessage(std::string_view head, std::vector<Attachment> attachments, Message& m) {
   if (head.size() > kMaxMessageBytes) return InvalidArgument("message of {} bytes is too large", head.size());
+  wire::In& in = ThreadIn();
+  FinishOnExit finish{in};
   try {
-    wire::In in(head, std::move(attachments));
+    in.Start(head, std::move(attachments));
     LoadHeader(in, m);
     wire::LoadBody(in, m);
     if (in.left() != 0) {

@@ -17,6 +17,7 @@
 #include <zmq.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -34,10 +35,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// 4 MiB and at least 4 messages in flight; an acknowledgement per 64 KiB
-// received, and at least one per message.
+// 4 MiB and at least 4 messages in flight; an acknowledgement per MiB
+// received (a quarter of the window: enough to keep the pipe full, few
+// enough that the acknowledgements' own cost, a message the other way in
+// both paths, stays out of the figure), and at least one per message.
 int Window(size_t bytes) { return static_cast<int>(std::max<size_t>(4, (size_t{4} << 20) / bytes)); }
-int AckEvery(size_t bytes) { return static_cast<int>(std::max<size_t>(1, (size_t{64} << 10) / bytes)); }
+int AckEvery(size_t bytes) { return static_cast<int>(std::max<size_t>(1, (size_t{1} << 20) / bytes)); }
 bool Acks(int received, int count, size_t bytes) { return received % AckEvery(bytes) == 0 || received == count; }
 
 // A child process and a pipe each way, for the addresses the two sides
@@ -122,8 +125,10 @@ void ServeTfg(Pipes pipes, size_t bytes, int count) {
 struct Credit {
   std::mutex mu;
   std::condition_variable cv;
-  int acked = 0;
-  int wanted = 0;
+  // Written under mu; read without it first, so that a sender with credit
+  // left checks it as cheaply as the bare path reads its count.
+  std::atomic<int> acked{0};
+  int wanted = 0;  // guarded by mu
 
   // Notifies after unlocking, so the woken sender does not block at once
   // on the mutex this thread still holds.
@@ -131,16 +136,16 @@ struct Credit {
     bool wake;
     {
       std::lock_guard<std::mutex> lock(mu);
-      acked = std::max(acked, count);
-      wake = wanted != 0 && acked >= wanted;
+      acked.store(std::max(acked.load(), count));
+      wake = wanted != 0 && acked.load() >= wanted;
     }
     if (wake) cv.notify_all();
   }
   void WaitFor(int count) {
+    if (acked.load(std::memory_order_acquire) >= count) return;
     std::unique_lock<std::mutex> lock(mu);
-    if (acked >= count) return;
     wanted = count;
-    cv.wait(lock, [&] { return acked >= count; });
+    cv.wait(lock, [&] { return acked.load() >= count; });
     wanted = 0;
   }
 };
