@@ -73,12 +73,11 @@ SmallBlockCache& ThreadCache() {
   return cache;
 }
 
-// What is allocated for `bytes`: a whole class when blocks are cached (so
-// that the block serves any request of its class again), else whole
-// alignment units.
-size_t BlockBytes(size_t bytes) {
-  const int c = SizeClass(bytes);
-  if (kCacheSmallBlocks && c >= 0) return CpuAllocator::kAlignment << c;
+// What is allocated for `bytes` of cached class `c` (-1: not cached): the
+// whole class (so that the block serves any request of its class again),
+// else whole alignment units.
+size_t BlockBytes(size_t bytes, int c) {
+  if (c >= 0) return CpuAllocator::kAlignment << c;
   return std::max((bytes + CpuAllocator::kAlignment - 1) / CpuAllocator::kAlignment, size_t{1}) *
          CpuAllocator::kAlignment;
 }
@@ -88,7 +87,7 @@ size_t BlockBytes(size_t bytes) {
 void* CpuAllocator::Allocate(size_t bytes) {
   const int c = kCacheSmallBlocks ? SizeClass(bytes) : -1;
   void* p = c >= 0 ? ThreadCache().Take(c) : nullptr;
-  if (p == nullptr) p = std::aligned_alloc(kAlignment, BlockBytes(bytes));
+  if (p == nullptr) p = std::aligned_alloc(kAlignment, BlockBytes(bytes, c));
   if (p) RecordAllocate(bytes);
   return p;
 }

@@ -192,7 +192,7 @@ Result<EncodedMessage> EncodeMessage(const Message& m);
 // The same, with the head written from the start of `buffer` (grown as
 // needed, never shrunk: a buffer kept from message to message is allocated
 // once) and its size returned; the tensors to attach are appended to
-// `attachments`.
+// `attachments` (on an error, some may have been).
 Result<size_t> EncodeMessage(const Message& m, std::string& buffer, std::vector<Tensor>& attachments);
 // Decodes and validates every field: magic, version, kind, each length
 // against the bytes left, dtypes, ranks, dims, element counts, attr kinds,

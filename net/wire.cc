@@ -84,7 +84,7 @@ void SaveTensor(Out& ar, const Tensor& t) {
   const bool attach = t.dtype() != DType::kString && t.bytes() >= kAttachBytes;
   SaveBool(ar, attach);
   if (attach) {
-    ar.attachments.push_back(t);
+    ar.attachments->push_back(t);
   } else {
     SaveElements(ar, t);
   }

@@ -112,15 +112,15 @@ void CEREAL_LOAD_FUNCTION_NAME(InputArchive& ar, cereal::BinaryData<T>& bd) {
   ar.loadBinary(bd.data, static_cast<size_t>(bd.size));
 }
 
-// The output archive, and the tensors whose elements go in frames of
-// their own (EncodedMessage::attachments).
+// The output archive, and where the tensors whose elements go in frames
+// of their own are appended (the caller's EncodedMessage::attachments).
 struct Out {
-  void Start(std::string& buffer) {
+  void Start(std::string& buffer, std::vector<Tensor>& to_attach) {
     ar.Start(buffer);
-    attachments.clear();
+    attachments = &to_attach;
   }
   OutputArchive ar;
-  std::vector<Tensor> attachments;
+  std::vector<Tensor>* attachments = nullptr;
   template <typename... T>
   void operator()(T&&... values) {
     ar(std::forward<T>(values)...);

@@ -258,17 +258,14 @@ struct FinishOnExit {
 Result<size_t> EncodeMessage(const Message& m, std::string& buffer, std::vector<Tensor>& attachments) {
   size_t size = 0;
   const size_t first_attachment = attachments.size();
-  wire::Out& ar = ThreadOut();
   try {
-    ar.Start(buffer);
+    wire::Out& ar = ThreadOut();
+    ar.Start(buffer, attachments);
     ar(kMagic, kProtocolVersion, static_cast<uint8_t>(m.kind), m.request_id, m.session_id);
     wire::Save(ar, m.reply_to);
     wire::SaveBody(ar, m);
     size = ar.ar.size();
-    for (Tensor& t : ar.attachments) attachments.push_back(std::move(t));
-    ar.attachments.clear();
   } catch (const std::exception& e) {
-    ar.attachments.clear();  // no tensor stays held by this thread's archive
     return InvalidArgument("cannot encode a {} message: {}", MessageKindName(m.kind), e.what());
   }
   size_t largest = size;

@@ -4,32 +4,17 @@
 #include <cblas.h>
 #include <fmt/format.h>
 
-#include <chrono>
-#include <functional>
 #include <unsupported/Eigen/CXX11/Tensor>
 #include <vector>
 
 #include "interp/session.h"
 #include "ops/framework/graph.h"
+#include "tests/bench/best_seconds.h"
 
 extern "C" void openblas_set_num_threads(int);
 
 namespace tfg {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Best of `reps` timings of fn(), in seconds: the minimum filters out noise
-// from other processes on a shared machine.
-double BestSeconds(int reps, const std::function<void()>& fn) {
-  double best = 1e30;
-  for (int i = 0; i < reps; ++i) {
-    auto t0 = Clock::now();
-    fn();
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-  }
-  return best;
-}
 
 Node* Add(Graph& g, const std::string& op, std::vector<Output> in, AttrMap attrs = {}) {
   auto n = g.AddNode({op, std::move(in), {}, std::move(attrs), "", "", {}});

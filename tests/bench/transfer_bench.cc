@@ -34,6 +34,7 @@
 
 #include "net/protocol.h"
 #include "net/transport.h"
+#include "tests/bench/best_seconds.h"
 
 namespace tfg {
 namespace {
@@ -266,13 +267,9 @@ double BareSeconds(size_t bytes, int count) {
 // Nanoseconds per call of fn(), best of 3 batches of `n` calls.
 template <typename F>
 double BestNanos(int n, F fn) {
-  double best = 1e30;
-  for (int rep = 0; rep < 3; ++rep) {
-    const auto t0 = Clock::now();
-    for (int i = 0; i < n; ++i) fn();
-    best = std::min(best, std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / n);
-  }
-  return best;
+  return BestSeconds(3, [&] {
+           for (int i = 0; i < n; ++i) fn();
+         }) * 1e9 / n;
 }
 
 // What the codec costs for the 1 KB transfer above, in one thread, next to
