@@ -20,7 +20,7 @@
 namespace tfg::net {
 
 inline constexpr uint32_t kMagic = 0x4e474654;  // "TFGN" little-endian
-inline constexpr uint16_t kProtocolVersion = 3;
+inline constexpr uint16_t kProtocolVersion = 4;
 // No frame may be larger: a length in a message is never trusted beyond
 // the bytes that actually arrived, and nothing arrives beyond this.
 inline constexpr size_t kMaxMessageBytes = size_t{1} << 30;

@@ -1,15 +1,18 @@
-// The wire format: cereal's portable binary layout for the primitives
-// (written by the memory archives of net/wire_archive.h), laid out by hand
-// here so that every length is checked against the bytes
-// that arrived before anything is allocated. Layout of a message:
-//   u8 byte order (cereal's: 1 little-endian), u32 magic, u16 version, u8 kind, u64 request_id, u64 session_id,
-//   str reply_to, then the body of the kind (see the Save/Load pairs below),
-//   and nothing after it.
-// str = u64 length + bytes; vec = u64 count + elements; tensor = u8 dtype,
-// u32 rank, i64 dims, u8 attached, then (attached 0) the elements, strings
-// as str each, or (attached 1) nothing: the elements are the message's
-// next frame (kAttachBytes and up, numeric dtypes only). Everything is
-// little-endian. Running out of bytes and our own refusals throw
+// The wire format (protocol version 4), written and read by the memory
+// archives of net/wire_archive.h and laid out by hand here, so that every
+// length is checked against the bytes that arrived before anything is
+// allocated. Layout of a message:
+//   u8 byte order (1: little-endian), u32 magic, u16 version, u8 kind,
+//   var request_id, u64 session_id, str reply_to, then the body of the kind
+//   (see the Save/Load pairs below), and nothing after it.
+// var = an integer as a LEB128 varint, zigzagged when signed: every count,
+// length, id, index and dimension is one, and most take a byte. u8/u16/
+// u32/u64 = fixed width, little-endian (the preamble, hashes, random ids),
+// f64 likewise. str = var length + bytes; vec = var count + elements;
+// tensor = u8 dtype, var rank, var dims, u8 attached, then (attached 0)
+// the elements as they lie in memory, strings as str each, or (attached 1)
+// nothing: the elements are the message's next frame (kAttachBytes and up,
+// numeric dtypes only). Running out of bytes and our own refusals throw
 // WireError, which becomes one InvalidArgument at DecodeMessage: no
 // exception leaves the codec.
 #include "net/wire_archive.h"
@@ -134,7 +137,7 @@ Tensor LoadAttached(In& in, DType dtype, TensorShape shape) {
 
 Tensor LoadInline(In& in, DType dtype, TensorShape shape) {
   const auto n = static_cast<size_t>(shape.num_elements());
-  const size_t min_bytes = dtype == DType::kString ? 8 : DTypeSize(dtype);
+  const size_t min_bytes = dtype == DType::kString ? 1 : DTypeSize(dtype);
   if (n > in.left() / min_bytes) Refuse("tensor of {} elements, more than the message holds", n);
   Tensor t = AllocateReceived(dtype, std::move(shape));
   if (dtype == DType::kString) {
@@ -156,7 +159,7 @@ Tensor LoadTensor(In& in) {
   return t;
 }
 
-// Layout: u32 rank, i64 dims, then u16 per element (no dtype byte: only
+// Layout: var rank, var dims, then u16 per element (no dtype byte: only
 // f32 is ever truncated).
 void SaveTruncatedF32(Out& ar, const Tensor& t) {
   ar(static_cast<uint32_t>(t.rank()));
@@ -192,7 +195,7 @@ void SaveTensors(Out& ar, const std::vector<Tensor>& ts) {
   for (const Tensor& t : ts) SaveTensor(ar, t);
 }
 std::vector<Tensor> LoadTensors(In& in) {
-  std::vector<Tensor> out(in.Count(5, "tensor list"));
+  std::vector<Tensor> out(in.Count(4, "tensor list"));
   for (Tensor& t : out) t = LoadTensor(in);
   return out;
 }
@@ -202,7 +205,7 @@ void SaveStrings(Out& ar, const std::vector<std::string>& v) {
   for (const std::string& s : v) Save(ar, s);
 }
 std::vector<std::string> LoadStrings(In& in, const char* what) {
-  std::vector<std::string> v(in.Count(8, what));
+  std::vector<std::string> v(in.Count(1, what));
   for (std::string& s : v) s = LoadString(in, what);
   return v;
 }
@@ -256,10 +259,10 @@ AttrValue LoadAttrValue(In& in) {
     case 4: return LoadString(in, "string attr");
     case 5: return LoadDType(in);
     case 6: return LoadPartialShape(in);
-    case 7: return LoadList<int64_t>(in, 8, [&] { return in.Read<int64_t>(); });
+    case 7: return LoadList<int64_t>(in, 1, [&] { return in.Read<int64_t>(); });
     case 8: return LoadList<double>(in, 8, [&] { return in.Read<double>(); });
     case 9: return LoadList<DType>(in, 1, [&] { return LoadDType(in); });
-    case 10: return LoadList<PartialShape>(in, 4, [&] { return LoadPartialShape(in); });
+    case 10: return LoadList<PartialShape>(in, 1, [&] { return LoadPartialShape(in); });
     case 11: return LoadStrings(in, "string list attr");
     case 12: return LoadTensor(in);
     default: Refuse("unknown attr kind {}", index);
@@ -279,7 +282,7 @@ void SaveAttrs(Out& ar, const AttrMap& attrs) {
 
 AttrMap LoadAttrs(In& in) {
   AttrMap attrs;
-  const size_t n = in.Count(9, "attrs");
+  const size_t n = in.Count(2, "attrs");
   for (size_t i = 0; i < n; ++i) {
     std::string name = LoadString(in, "attr name");
     AttrValue value = LoadAttrValue(in);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -31,11 +32,11 @@ template <typename... Args>
   throw WireError(fmt::format(f, std::forward<Args>(args)...));
 }
 
-// cereal archives that write the bytes of cereal's portable binary archive
-// (a leading byte-order byte, 1 for little-endian, then each value as it
-// lies in a little-endian host's memory) straight to and from memory.
-// cereal's own archives go through an iostream, a virtual call per value:
-// that cost more than the rest of coding a small tensor message.
+// cereal archives that write straight to and from memory: a leading
+// byte-order byte (1, little-endian, as cereal's portable binary archive
+// starts), then each value, integers as varints (below). cereal's own
+// archives go through an iostream, a virtual call per value: that cost
+// more than the rest of coding a small tensor message.
 static_assert(std::endian::native == std::endian::little, "the wire is little-endian, as the host must be");
 
 // Each archive can be started again on other bytes: a thread keeps one of
@@ -56,6 +57,15 @@ class OutputArchive : public cereal::OutputArchive<OutputArchive, cereal::AllowE
     if (size > buffer_->size() - size_) Grow(size);
     std::memcpy(buffer_->data() + size_, data, size);
     size_ += size;
+  }
+  // LEB128: seven bits a byte, low bits first, the top bit set on every
+  // byte but the last.
+  void SaveVarint(uint64_t v) {
+    uint8_t bytes[10];
+    size_t n = 0;
+    for (; v >= 0x80; v >>= 7) bytes[n++] = static_cast<uint8_t>(v | 0x80);
+    bytes[n++] = static_cast<uint8_t>(v);
+    saveBinary(bytes, n);
   }
   // The bytes written so far: the first size() of the buffer.
   size_t size() const { return size_; }
@@ -81,6 +91,10 @@ class InputArchive : public cereal::InputArchive<InputArchive, cereal::AllowEmpt
     if (little_endian != 1) Refuse("byte order {} (tfg peers write 1, little-endian)", little_endian);
   }
   void loadBinary(void* data, size_t size) { std::memcpy(data, Take(size), size); }
+  uint64_t LoadVarint() {
+    if (next_ != end_ && static_cast<uint8_t>(*next_) < 0x80) return static_cast<uint8_t>(*next_++);
+    return LoadLongVarint();
+  }
   // The next `size` bytes, where they lie; throws when fewer are left.
   const char* Take(size_t size) {
     if (size > left()) Refuse("the message stops {} byte(s) short", size - left());
@@ -91,17 +105,67 @@ class InputArchive : public cereal::InputArchive<InputArchive, cereal::AllowEmpt
   size_t left() const { return static_cast<size_t>(end_ - next_); }
 
  private:
+  // A varint of more than one byte (or none left): at most ten bytes, the
+  // tenth holding only the 64th bit.
+  [[gnu::noinline]] uint64_t LoadLongVarint() {
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      const auto byte = static_cast<uint8_t>(*Take(1));
+      if (shift == 63 && byte > 1) Refuse("an integer runs past 64 bits");
+      v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if (byte < 0x80) return v;
+    }
+  }
+
   const char* next_ = nullptr;
   const char* end_ = nullptr;
 };
 
+// Bytes and floating-point values go as they lie in memory; wider
+// integers as varints, the signed ones zigzagged (0, -1, 1, -2 ... as 0, 1,
+// 2, 3 ...), so that the counts, lengths, ids and dims that fill a small
+// message take a byte or two each. A value that does not fit the integer
+// read is refused. Random 64-bit values (hashes, session ids, seeds) would
+// take ten bytes as varints: they go fixed-width, as Fixed.
 template <typename T>
-std::enable_if_t<std::is_arithmetic_v<T>> CEREAL_SAVE_FUNCTION_NAME(OutputArchive& ar, const T& t) {
+inline constexpr bool kIsVarint = std::is_integral_v<T> && sizeof(T) > 1;
+
+template <typename T>
+std::enable_if_t<std::is_arithmetic_v<T> && !kIsVarint<T>> CEREAL_SAVE_FUNCTION_NAME(OutputArchive& ar, const T& t) {
   ar.saveBinary(&t, sizeof(t));
 }
 template <typename T>
-std::enable_if_t<std::is_arithmetic_v<T>> CEREAL_LOAD_FUNCTION_NAME(InputArchive& ar, T& t) {
+std::enable_if_t<std::is_arithmetic_v<T> && !kIsVarint<T>> CEREAL_LOAD_FUNCTION_NAME(InputArchive& ar, T& t) {
   ar.loadBinary(&t, sizeof(t));
+}
+template <typename T>
+std::enable_if_t<kIsVarint<T>> CEREAL_SAVE_FUNCTION_NAME(OutputArchive& ar, const T& t) {
+  if constexpr (std::is_signed_v<T>) {
+    const auto v = static_cast<uint64_t>(static_cast<int64_t>(t));
+    ar.SaveVarint((v << 1) ^ (t < 0 ? ~uint64_t{0} : 0));
+  } else {
+    ar.SaveVarint(t);
+  }
+}
+template <typename T>
+std::enable_if_t<kIsVarint<T>> CEREAL_LOAD_FUNCTION_NAME(InputArchive& ar, T& t) {
+  const uint64_t v = ar.LoadVarint();
+  if constexpr (std::is_signed_v<T>) {
+    const auto s = static_cast<int64_t>((v >> 1) ^ (0 - (v & 1)));
+    if (s < std::numeric_limits<T>::min() || s > std::numeric_limits<T>::max()) {
+      Refuse("{} does not fit in a {}-bit integer", s, 8 * sizeof(T));
+    }
+    t = static_cast<T>(s);
+  } else {
+    if (v > std::numeric_limits<T>::max()) Refuse("{} does not fit in a {}-bit integer", v, 8 * sizeof(T));
+    t = static_cast<T>(v);
+  }
+}
+
+// A value written as it lies in memory whatever its type.
+template <typename T>
+cereal::BinaryData<T*> Fixed(T& v) {
+  return cereal::binary_data(&v, sizeof(v));
 }
 template <typename T>
 void CEREAL_SAVE_FUNCTION_NAME(OutputArchive& ar, const cereal::BinaryData<T>& bd) {
@@ -152,6 +216,12 @@ struct In {
   T Read() {
     T v{};
     ar(v);
+    return v;
+  }
+  template <typename T>
+  T ReadFixed() {
+    T v{};
+    ar(Fixed(v));
     return v;
   }
   // A count of elements of at least `min_bytes` each that the bytes left can back.

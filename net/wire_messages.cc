@@ -67,24 +67,24 @@ NodeDef LoadNode(In& in) {
   NodeDef n;
   n.name = LoadString(in, "node name");
   n.op = LoadString(in, "op name");
-  n.inputs.resize(in.Count(8, "inputs"));
+  n.inputs.resize(in.Count(2, "inputs"));
   for (WireInput& i : n.inputs) {
     i.node = LoadInt32(in, 0, kMax, "input node");
     i.output = LoadInt32(in, 0, kMax, "input output index");
   }
-  n.control_inputs.resize(in.Count(4, "control inputs"));
+  n.control_inputs.resize(in.Count(1, "control inputs"));
   for (int32_t& c : n.control_inputs) c = LoadInt32(in, 0, kMax, "control input");
   n.attrs = LoadAttrs(in);
   n.requested_device = LoadString(in, "requested device");
   n.assigned_device = LoadString(in, "assigned device");
-  n.output_shapes.resize(in.Count(4, "output shapes"));
+  n.output_shapes.resize(in.Count(1, "output shapes"));
   for (PartialShape& s : n.output_shapes) s = LoadPartialShape(in);
   n.span = LoadSpan(in);
   return n;
 }
 
 void SaveHello(Out& ar, const Hello& h) {
-  ar(h.registry_hash);
+  ar(Fixed(h.registry_hash));
   Save(ar, h.task);
   ar(static_cast<uint64_t>(h.cluster.size()));
   for (const auto& [task, address] : h.cluster) {
@@ -96,9 +96,9 @@ void SaveHello(Out& ar, const Hello& h) {
 }
 Hello LoadHello(In& in) {
   Hello h;
-  h.registry_hash = in.Read<uint64_t>();
+  h.registry_hash = in.ReadFixed<uint64_t>();
   h.task = LoadString(in, "task");
-  h.cluster.resize(in.Count(16, "cluster"));
+  h.cluster.resize(in.Count(2, "cluster"));
   for (auto& [task, address] : h.cluster) {
     task = LoadString(in, "task");
     address = LoadString(in, "address");
@@ -122,7 +122,7 @@ RegisterGraph LoadRegister(In& in) {
   RegisterGraph r;
   r.graph_handle = in.Read<uint64_t>();
   r.device = LoadString(in, "device");
-  r.graph.nodes.resize(in.Count(60, "nodes"));
+  r.graph.nodes.resize(in.Count(14, "nodes"));
   for (NodeDef& n : r.graph.nodes) n = LoadNode(in);
   r.feeds = LoadStrings(in, "feeds");
   r.fetches = LoadStrings(in, "fetches");
@@ -131,14 +131,14 @@ RegisterGraph LoadRegister(In& in) {
 }
 
 void SaveRunStep(Out& ar, const RunStep& r) {
-  ar(r.graph_handle, r.run_id, r.seed, r.timeout_seconds);
+  ar(r.graph_handle, r.run_id, Fixed(r.seed), r.timeout_seconds);
   SaveTensors(ar, r.feeds);
 }
 RunStep LoadRunStep(In& in) {
   RunStep r;
   r.graph_handle = in.Read<uint64_t>();
   r.run_id = in.Read<int64_t>();
-  r.seed = in.Read<uint64_t>();
+  r.seed = in.ReadFixed<uint64_t>();
   r.timeout_seconds = in.Read<double>();
   if (!(r.timeout_seconds >= 0 && r.timeout_seconds <= 1e7)) Refuse("step timeout out of range");
   r.feeds = LoadTensors(in);
@@ -177,7 +177,7 @@ void LoadTransfer(In& in, TensorTransfer& t) {
 void SaveBody(Out& ar, const Message& m) {
   switch (m.kind) {
     case MessageKind::kHello: return SaveHello(ar, m.hello);
-    case MessageKind::kHelloReply: Save(ar, m.status); ar(m.registry_hash); return;
+    case MessageKind::kHelloReply: Save(ar, m.status); ar(Fixed(m.registry_hash)); return;
     case MessageKind::kRegisterGraph: return SaveRegister(ar, m.register_graph);
     case MessageKind::kRegisterReply:
     case MessageKind::kErrorReply: return Save(ar, m.status);
@@ -199,7 +199,7 @@ void LoadBody(In& in, Message& m) {
     case MessageKind::kHello: m.hello = LoadHello(in); return;
     case MessageKind::kHelloReply:
       m.status = LoadStatus(in);
-      m.registry_hash = in.Read<uint64_t>();
+      m.registry_hash = in.ReadFixed<uint64_t>();
       return;
     case MessageKind::kRegisterGraph: m.register_graph = LoadRegister(in); return;
     case MessageKind::kRegisterReply:
@@ -261,7 +261,7 @@ Result<size_t> EncodeMessage(const Message& m, std::string& buffer, std::vector<
   try {
     wire::Out& ar = ThreadOut();
     ar.Start(buffer, attachments);
-    ar(kMagic, kProtocolVersion, static_cast<uint8_t>(m.kind), m.request_id, m.session_id);
+    ar(wire::Fixed(kMagic), wire::Fixed(kProtocolVersion), static_cast<uint8_t>(m.kind), m.request_id, wire::Fixed(m.session_id));
     wire::Save(ar, m.reply_to);
     wire::SaveBody(ar, m);
     size = ar.ar.size();
@@ -287,14 +287,14 @@ Result<EncodedMessage> EncodeMessage(const Message& m) {
 namespace {
 
 void LoadHeader(wire::In& in, Message& m) {
-  if (in.Read<uint32_t>() != kMagic) wire::Refuse("not a tfg message (bad magic)");
-  const auto version = in.Read<uint16_t>();
+  if (in.ReadFixed<uint32_t>() != kMagic) wire::Refuse("not a tfg message (bad magic)");
+  const auto version = in.ReadFixed<uint16_t>();
   if (version != kProtocolVersion) wire::Refuse("protocol version {} (this tfg speaks {})", version, kProtocolVersion);
   const auto kind = in.Read<uint8_t>();
   if (kind == 0 || kind > kLastMessageKind) wire::Refuse("unknown message kind {}", kind);
   m.kind = static_cast<MessageKind>(kind);
   m.request_id = in.Read<uint64_t>();
-  m.session_id = in.Read<uint64_t>();
+  m.session_id = in.ReadFixed<uint64_t>();
   m.reply_to = wire::LoadString(in, "reply address");
 }
 

@@ -93,7 +93,21 @@ def zmtp_frame(payload, more=False):
 
 # net/protocol.h: kMagic and kProtocolVersion.
 MAGIC = 0x4E474654
-PROTOCOL = 3
+PROTOCOL = 4
+
+
+def varint(n):
+    """An unsigned integer as the wire's LEB128 varint."""
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def zigzag(n):
+    return (n << 1) ^ (n >> 63)
 
 
 class WorkerFixture(unittest.TestCase):
@@ -316,25 +330,32 @@ run(dequeue(q))
         raw.sendall(os.urandom(4096))
         raw.close()
         # Well-framed ZMTP carrying malformed tfg messages: refused and logged.
-        # A message starts with cereal's endianness byte (1: little-endian).
-        valid_header = b"\x01" + struct.pack("<IHBQQ", MAGIC, PROTOCOL, 7, 1, 1)
+        # A message starts with cereal's endianness byte (1: little-endian),
+        # then magic, version and kind, fixed-width; the request id is a
+        # varint and the session id is fixed-width again (net/wire.cc).
+        def preamble(kind):
+            return b"\x01" + struct.pack("<IHB", MAGIC, PROTOCOL, kind) + varint(1) + struct.pack("<Q", 1)
+        valid_header = preamble(7)
         # A valid envelope (RunStep, empty reply address) whose body claims
-        # more feeds than it holds, and one whose body stops short.
-        run_step = b"\x01" + struct.pack("<IHBQQQ", MAGIC, PROTOCOL, 5, 1, 1, 0)
-        bad_bodies = [run_step + struct.pack("<QqQd", 1, 2, 3, 0.5) + struct.pack("<Q", 1 << 40),
+        # more feeds than it holds, and one whose body stops short. The body:
+        # graph handle, run id (zigzagged), seed (fixed), timeout, feeds.
+        run_step = preamble(5) + varint(0)
+        bad_bodies = [run_step + varint(1) + varint(zigzag(2)) + struct.pack("<Qd", 3, 0.5) + varint(1 << 40),
                       run_step + b"\x01\x02"]
         payloads = [b"", b"\x00", os.urandom(300), b"\x01" + struct.pack("<IHB", MAGIC ^ 1, PROTOCOL, 1),
                     b"\x01" + struct.pack("<IHB", MAGIC, PROTOCOL, 99),
                     b"\x01" + struct.pack("<IHB", MAGIC, PROTOCOL + 1, 1), valid_header,
-                    valid_header + struct.pack("<Q", 1 << 62), *bad_bodies]
+                    valid_header + varint(1 << 62), *bad_bodies]
         d = zmtp_dealer(w.port)
         for p in payloads:
             d.sendall(zmtp_frame(p))
         # A Tensor message whose f32[2048] comes in a frame of its own:
         # without that frame, with one of the wrong size, and with a frame
         # too many after it.
-        attached = (valid_header + struct.pack("<QqQQQqqBB", 0, 1, 0, 0, 0, 0, 0, 0, 0) +
-                    struct.pack("<BIqB", 2, 1, 2048, 1))
+        # Empty reply address, run id 1, empty names, frame and iteration 0,
+        # neither dead nor compressed; then dtype f32, rank 1, dim 2048, attached.
+        attached = (valid_header + varint(0) + varint(zigzag(1)) + bytes(7) +
+                    bytes([2]) + varint(1) + varint(zigzag(2048)) + b"\x01")
         d.sendall(zmtp_frame(attached))
         d.sendall(zmtp_frame(attached, more=True) + zmtp_frame(b"\x00" * 4))
         d.sendall(zmtp_frame(attached, more=True) + zmtp_frame(b"\x00" * 8192, more=True) + zmtp_frame(b"x"))
