@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
