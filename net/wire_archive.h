@@ -54,6 +54,7 @@ class OutputArchive : public cereal::OutputArchive<OutputArchive, cereal::AllowE
     saveBinary(&little_endian, 1);
   }
   void saveBinary(const void* data, size_t size) {
+    if (size == 0) return;  // `data` may be null (an empty vector's or tensor's)
     if (size > buffer_->size() - size_) Grow(size);
     std::memcpy(buffer_->data() + size_, data, size);
     size_ += size;
@@ -90,7 +91,12 @@ class InputArchive : public cereal::InputArchive<InputArchive, cereal::AllowEmpt
     loadBinary(&little_endian, 1);
     if (little_endian != 1) Refuse("byte order {} (tfg peers write 1, little-endian)", little_endian);
   }
-  void loadBinary(void* data, size_t size) { std::memcpy(data, Take(size), size); }
+  // An empty load may come with a null pointer (the data of an empty
+  // vector or tensor), which memcpy must not be given.
+  void loadBinary(void* data, size_t size) {
+    const char* from = Take(size);
+    if (size != 0) std::memcpy(data, from, size);
+  }
   uint64_t LoadVarint() {
     if (next_ != end_ && static_cast<uint8_t>(*next_) < 0x80) return static_cast<uint8_t>(*next_++);
     return LoadLongVarint();

@@ -285,6 +285,17 @@ TEST(WireTest, CompressionLeavesOtherDtypesWhole) {
   }
 }
 
+// An empty f32 tensor, compressed or not: its elements are zero bytes from
+// a null pointer, which the codec must not hand to memcpy (UBSan watches).
+TEST(WireTest, EmptyTensorsRoundTrip) {
+  for (bool compress : {false, true}) {
+    const Tensor empty = Tensor::FromVector<float>({}, TensorShape({0, 3}));
+    auto back = DecodeMessage(Encode(TransferOf(empty, compress)));
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    EXPECT_EQ(back->tensor.value.shape(), TensorShape({0, 3}));
+  }
+}
+
 // A compressed transfer claiming more elements than its bytes is refused.
 TEST(WireTest, CompressedTransferTruncationIsRefused) {
   const std::string bytes = Encode(TransferOf(Tensor::FromVector<float>({1, 2, 3}, TensorShape({3})), true));
