@@ -77,13 +77,18 @@ void SaveElements(Out& ar, const Tensor& t) {
   for (int64_t i = 0; i < t.num_elements(); ++i) Save(ar, t.data<std::string>()[i]);
 }
 
+// A tensor's shape: var rank, then var dims (its twin is LoadTensorShape).
+void SaveTensorShape(Out& ar, const TensorShape& shape) {
+  ar(static_cast<uint32_t>(shape.rank()));
+  for (int64_t d : shape.dims()) ar(d);
+}
+
 }  // namespace
 
 void SaveTensor(Out& ar, const Tensor& t) {
   if (!t.IsInitialized()) throw WireError("an empty tensor cannot be sent");
   ar(static_cast<uint8_t>(t.dtype()));
-  ar(static_cast<uint32_t>(t.rank()));
-  for (int64_t d : t.shape().dims()) ar(d);
+  SaveTensorShape(ar, t.shape());
   const bool attach = t.dtype() != DType::kString && t.bytes() >= kAttachBytes;
   SaveBool(ar, attach);
   if (attach) {
@@ -162,8 +167,7 @@ Tensor LoadTensor(In& in) {
 // Layout: var rank, var dims, then u16 per element (no dtype byte: only
 // f32 is ever truncated).
 void SaveTruncatedF32(Out& ar, const Tensor& t) {
-  ar(static_cast<uint32_t>(t.rank()));
-  for (int64_t d : t.shape().dims()) ar(d);
+  SaveTensorShape(ar, t.shape());
   const int64_t n = t.num_elements();
   std::vector<uint16_t> high(static_cast<size_t>(n));
   const float* src = t.data<float>();

@@ -261,7 +261,8 @@ Result<size_t> EncodeMessage(const Message& m, std::string& buffer, std::vector<
   try {
     wire::Out& ar = ThreadOut();
     ar.Start(buffer, attachments);
-    ar(wire::Fixed(kMagic), wire::Fixed(kProtocolVersion), static_cast<uint8_t>(m.kind), m.request_id, wire::Fixed(m.session_id));
+    ar(wire::Fixed(kMagic), wire::Fixed(kProtocolVersion), static_cast<uint8_t>(m.kind), m.request_id,
+       wire::Fixed(m.session_id));
     wire::Save(ar, m.reply_to);
     wire::SaveBody(ar, m);
     size = ar.ar.size();
