@@ -74,6 +74,7 @@ struct WorkerService::Impl {
   void Dispatch(Message&& m);
   void Reply(const std::string& to, Message m);
   void OnHello(const Message& m);
+  void OnHelloOfOtherVersion(const Message& envelope);
   Status OnRegister(WorkerSession& s, const net::RegisterGraph& r);
   void OnRunStep(std::shared_ptr<WorkerSession> s, Message m);
   void RunOneStep(const std::shared_ptr<WorkerSession>& s, const Message& m);
@@ -110,7 +111,8 @@ std::shared_ptr<WorkerSession> WorkerService::Impl::Find(uint64_t id) {
 }
 
 // Refused frames are logged; the sender gets an error reply only when it
-// names a session we know (so a stranger cannot make us connect anywhere).
+// names a session we know, or says Hello (so a stranger cannot make us
+// connect anywhere a Hello of our own version could not).
 void WorkerService::Impl::OnMessage(net::Received& received) {
   const std::string_view head = received.head;
   Message m;
@@ -119,6 +121,7 @@ void WorkerService::Impl::OnMessage(net::Received& received) {
   net::LogNet("refused a message of " + std::to_string(head.size()) + " bytes: " + decoded.message());
   auto header = net::DecodeHeader(head);
   if (!header.ok()) return;
+  if (header->version != net::kProtocolVersion) return OnHelloOfOtherVersion(*header);
   auto s = Find(header->session_id);
   if (s == nullptr) return;
   Message reply;
@@ -168,6 +171,22 @@ void WorkerService::Impl::Dispatch(Message&& m) {
     default:
       net::LogNet(std::string("unexpected ") + net::MessageKindName(m.kind) + " message: ignored");
   }
+}
+
+// Answered in our version with a WrongVersion, which every stable version
+// reads: the master can then say why instead of timing out.
+void WorkerService::Impl::OnHelloOfOtherVersion(const Message& envelope) {
+  if (envelope.kind != MessageKind::kHello) return;
+  auto master = net::NormalizeAddress(envelope.reply_to);
+  if (!master.ok()) return net::LogNet("a Hello with a bad reply address: " + master.status().message());
+  Message reply;
+  reply.kind = MessageKind::kWrongVersion;
+  reply.request_id = envelope.request_id;
+  reply.session_id = envelope.session_id;
+  reply.status.message = fmt::format(
+      "the worker at {} speaks tfg protocol version {}, the master {}: start every task from the same tfg build",
+      transport->address(), net::kProtocolVersion, envelope.version);
+  Reply(*master, std::move(reply));
 }
 
 void WorkerService::Impl::OnHello(const Message& m) {

@@ -21,6 +21,12 @@ namespace tfg::net {
 
 inline constexpr uint32_t kMagic = 0x4e474654;  // "TFGN" little-endian
 inline constexpr uint16_t kProtocolVersion = 4;
+// From this version on, a later version must keep the message's preamble
+// and envelope (net/wire.cc), kHello's number, and kWrongVersion's number
+// and body. Then any two versions from here on can still read each
+// other's Hello envelope and WrongVersion, and a master learns why a
+// worker will not serve it, instead of waiting out a timeout.
+inline constexpr uint16_t kFirstStableVersion = 4;
 // No frame may be larger: a length in a message is never trusted beyond
 // the bytes that actually arrived, and nothing arrives beyond this.
 inline constexpr size_t kMaxMessageBytes = size_t{1} << 30;
@@ -46,6 +52,9 @@ enum class MessageKind : uint8_t {
   kHeartbeatAck,       // worker -> master
   kCloseSession,       // master -> worker: free the session's state now
   kErrorReply,         // any -> sender: the message could not be used (malformed, unknown ids)
+  // worker -> master, in the worker's version: a Hello of another version
+  // (kFirstStableVersion or later) was refused; the body is the reason.
+  kWrongVersion = 255,
 };
 inline constexpr uint8_t kLastMessageKind = static_cast<uint8_t>(MessageKind::kErrorReply);
 const char* MessageKindName(MessageKind kind);
@@ -150,6 +159,10 @@ struct AbortStep {
 // (only the member of `kind` is meaningful).
 struct Message {
   MessageKind kind = MessageKind::kHeartbeat;
+  // The sender's protocol version. Decoded messages have ours, except a
+  // kWrongVersion, and the envelope DecodeHeader reads from any stable
+  // version (whose kind may then be one this version does not know).
+  uint16_t version = kProtocolVersion;
   uint64_t request_id = 0;  // a reply carries its request's id
   uint64_t session_id = 0;  // the master's session (random, per master process)
   // The sender's listening address; empty on a kTensor (a transfer is
@@ -161,7 +174,7 @@ struct Message {
   StepDone step_done;
   TensorTransfer tensor;
   AbortStep abort;
-  WireStatus status;  // kHelloReply, kRegisterReply, kErrorReply
+  WireStatus status;  // kHelloReply, kRegisterReply, kErrorReply, kWrongVersion (its message only)
   uint64_t registry_hash = 0;  // kHelloReply
 };
 
@@ -205,7 +218,8 @@ Result<Message> DecodeMessage(std::string_view head, std::vector<Attachment> att
 Status DecodeMessage(std::string_view head, std::vector<Attachment> attachments, Message& m);
 
 // The envelope alone (kind, ids, reply address), body not read: lets a
-// receiver answer a message whose body it refuses.
+// receiver answer a message whose body it refuses, or whose version (any
+// from kFirstStableVersion on) it does not speak.
 Result<Message> DecodeHeader(std::string_view head);
 
 // A hash of every registered op's name and signature: two binaries with

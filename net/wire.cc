@@ -4,7 +4,9 @@
 // allocated. Layout of a message:
 //   u8 byte order (1: little-endian), u32 magic, u16 version, u8 kind,
 //   var request_id, u64 session_id, str reply_to, then the body of the kind
-//   (see the Save/Load pairs below), and nothing after it.
+//   (see the Save/Load pairs below), and nothing after it. Everything up to
+//   the body, and the body of a WrongVersion (kind 255: str reason), stays
+//   as it is in every later version (kFirstStableVersion).
 // var = an integer as a LEB128 varint, zigzagged when signed: every count,
 // length, id, index and dimension is one, and most take a byte. u8/u16/
 // u32/u64 = fixed width, little-endian (the preamble, hashes, random ids),

@@ -191,6 +191,7 @@ void SaveBody(Out& ar, const Message& m) {
     case MessageKind::kHeartbeat:
     case MessageKind::kHeartbeatAck:
     case MessageKind::kCloseSession: return;
+    case MessageKind::kWrongVersion: return Save(ar, m.status.message);
   }
 }
 
@@ -218,6 +219,10 @@ void LoadBody(In& in, Message& m) {
     case MessageKind::kHeartbeat:
     case MessageKind::kHeartbeatAck:
     case MessageKind::kCloseSession: return;
+    case MessageKind::kWrongVersion:
+      m.status.code = Code::kFailedPrecondition;
+      m.status.message = LoadString(in, "reason");
+      return;
   }
 }
 
@@ -287,12 +292,23 @@ Result<EncodedMessage> EncodeMessage(const Message& m) {
 
 namespace {
 
-void LoadHeader(wire::In& in, Message& m) {
+bool IsMessageKind(uint8_t kind) {
+  return (kind >= 1 && kind <= kLastMessageKind) || kind == static_cast<uint8_t>(MessageKind::kWrongVersion);
+}
+
+// The preamble and envelope. A message of another version is refused
+// unless it is a WrongVersion, or `any_stable_version` asks for the
+// envelope of any version that keeps this layout (its kind unchecked).
+void LoadHeader(wire::In& in, Message& m, bool any_stable_version) {
   if (in.ReadFixed<uint32_t>() != kMagic) wire::Refuse("not a tfg message (bad magic)");
-  const auto version = in.ReadFixed<uint16_t>();
-  if (version != kProtocolVersion) wire::Refuse("protocol version {} (this tfg speaks {})", version, kProtocolVersion);
+  m.version = in.ReadFixed<uint16_t>();
   const auto kind = in.Read<uint8_t>();
-  if (kind == 0 || kind > kLastMessageKind) wire::Refuse("unknown message kind {}", kind);
+  const bool ours = m.version == kProtocolVersion;
+  const bool stable = m.version >= kFirstStableVersion;
+  if (!ours && !(stable && (any_stable_version || kind == static_cast<uint8_t>(MessageKind::kWrongVersion)))) {
+    wire::Refuse("protocol version {} (this tfg speaks {})", m.version, kProtocolVersion);
+  }
+  if (ours && !IsMessageKind(kind)) wire::Refuse("unknown message kind {}", kind);
   m.kind = static_cast<MessageKind>(kind);
   m.request_id = in.Read<uint64_t>();
   m.session_id = in.ReadFixed<uint64_t>();
@@ -307,7 +323,7 @@ Result<Message> DecodeHeader(std::string_view head) {
   FinishOnExit finish{in};
   try {
     in.Start(head, {});
-    LoadHeader(in, m);
+    LoadHeader(in, m, /*any_stable_version=*/true);
   } catch (const std::exception& e) {
     return InvalidArgument("malformed message: {}", e.what());
   }
@@ -320,7 +336,7 @@ Status DecodeMessage(std::string_view head, std::vector<Attachment> attachments,
   FinishOnExit finish{in};
   try {
     in.Start(head, std::move(attachments));
-    LoadHeader(in, m);
+    LoadHeader(in, m, /*any_stable_version=*/false);
     wire::LoadBody(in, m);
     if (in.left() != 0) {
       return InvalidArgument("{} bytes after the end of a {} message", in.left(), MessageKindName(m.kind));
@@ -354,6 +370,7 @@ const char* MessageKindName(MessageKind kind) {
     case MessageKind::kHeartbeatAck: return "HeartbeatAck";
     case MessageKind::kCloseSession: return "CloseSession";
     case MessageKind::kErrorReply: return "ErrorReply";
+    case MessageKind::kWrongVersion: return "WrongVersion";
   }
   return "unknown";
 }

@@ -70,6 +70,10 @@ std::vector<Message> Seeds() {
   hello.kind = MessageKind::kHello;
   hello.hello.cluster = {{"/job:ps/replica:0/task:0", "tcp://127.0.0.1:7001"}};
   out.push_back(hello);
+  Message wrong_version;
+  wrong_version.kind = MessageKind::kWrongVersion;
+  wrong_version.status.message = "speaks another version";
+  out.push_back(wrong_version);
   return out;
 }
 
