@@ -85,18 +85,22 @@ struct SciParts {
   int exp = 0;
 };
 
-// Scientific digits, at most `max_frac` after the point (-1: all needed).
-SciParts Scientific(double v, DType dtype, int max_frac) {
+// Scientific digits, at most `max_frac` after the point (-1: all needed)
+// and at least `min_frac`. Past the digits that identify the value, the
+// value's own next digits (v holds it exactly), as NumPy's min_digits.
+SciParts Scientific(double v, DType dtype, int max_frac, int min_frac = 0) {
   Decimal d = Shortest(v, dtype);
-  if (max_frac >= 0 && static_cast<int>(d.digits.size()) - 1 > max_frac) {
+  const int frac = static_cast<int>(d.digits.size()) - 1;
+  if ((max_frac >= 0 && frac > max_frac) || frac < min_frac) {
     char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific, max_frac);
+    auto r = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific, frac < min_frac ? min_frac : max_frac);
     d = ParseScientific(buf, r.ptr);
   }
   SciParts p;
   if (d.negative) p.int_part.push_back('-');
   p.int_part.push_back(d.digits[0]);
   p.frac = d.digits.substr(1);
+  p.frac.append(std::max<int>(0, min_frac - static_cast<int>(p.frac.size())), '0');  // zeros of the value
   p.exp = d.exp;
   return p;
 }
@@ -148,8 +152,7 @@ class FloatFormatter {
   std::string operator()(double v) const {
     if (!std::isfinite(v)) return LeftPad(NonFiniteText(v), pad_left_ + pad_right_ + 1);
     if (exp_format_) {
-      SciParts p = Scientific(v, dtype_, precision_);
-      p.frac.append(std::max<int>(0, precision_ - static_cast<int>(p.frac.size())), '0');
+      SciParts p = Scientific(v, dtype_, precision_, precision_);
       return LeftPad(p.int_part, pad_left_) + "." + p.frac + "e" + ExponentText(p.exp, exp_size_);
     }
     PosParts p = Positional(v, dtype_, kPrecision);

@@ -178,6 +178,20 @@ TEST(FormatTensorTest, F64NineDigits) {
             "[1.23456789e+08 1.00000000e+00]");
 }
 
+// Past the digits that identify a value, NumPy prints the value's own next
+// digits (Dragon4's min_digits), not zeros: -875758.3f is -875758.3125.
+TEST(FormatTensorTest, F32ExpDigitsPastTheShortest) {
+  EXPECT_EQ(FormatTensor(Floats<float>({710290.94, -875758.3, 1.0}, TensorShape({3}))),
+            "[ 7.1029094e+05 -8.7575831e+05  1.0000000e+00]");
+}
+
+TEST(FormatTensorTest, F16ExpDigitsPastTheShortest) {
+  EXPECT_EQ(FormatTensor(Floats<half>({171.25, -14.664, 0.001}, TensorShape({3}))),
+            "[ 1.7125e+02 -1.4664e+01  1.0004e-03]");
+  EXPECT_EQ(FormatTensor(Floats<half>({1.5, 2e-5, 1.0009765625}, TensorShape({3}))),
+            "[1.500e+00 2.003e-05 1.001e+00]");
+}
+
 TEST(FormatTensorTest, F64HugeExponents) {
   EXPECT_EQ(FormatTensor(Floats<double>({1e-300, 1e+300}, TensorShape({2}))),
             "[1.e-300 1.e+300]");
