@@ -36,8 +36,31 @@ Status Overflow(BinaryOp op, int64_t a, int64_t b) {
   return OutOfRange("integer overflow in {} {} {} (ints are 64-bit)", a, ast::BinaryOpSymbol(op), b);
 }
 
+Result<Value> FloatArith(BinaryOp op, double x, double y) {
+  switch (op) {
+    case BinaryOp::kAdd: return Value::Float(x + y);
+    case BinaryOp::kSub: return Value::Float(x - y);
+    case BinaryOp::kMul: return Value::Float(x * y);
+    case BinaryOp::kDiv:
+      if (y == 0) return InvalidArgument("division by zero");
+      return Value::Float(x / y);
+    case BinaryOp::kMod: {
+      if (y == 0) return InvalidArgument("modulo by zero");
+      // As Python: the result takes the divisor's sign, a zero too.
+      double m = std::fmod(x, y);
+      if (m == 0) return Value::Float(std::copysign(0.0, y));
+      if ((m < 0) != (y < 0)) m += y;
+      return Value::Float(m);
+    }
+    case BinaryOp::kPow:
+      if (x == 0 && y < 0) return InvalidArgument("0.0 cannot be raised to a negative power");
+      return Value::Float(std::pow(x, y));
+    default: return Internal("not an arithmetic operator");
+  }
+}
+
 Result<Value> IntPow(int64_t base, int64_t exp) {
-  if (exp < 0) return Value::Float(std::pow(static_cast<double>(base), static_cast<double>(exp)));
+  if (exp < 0) return FloatArith(BinaryOp::kPow, static_cast<double>(base), static_cast<double>(exp));
   int64_t result = 1;
   int64_t b = base;
   for (int64_t e = exp; e > 0; e >>= 1) {
@@ -72,27 +95,6 @@ Result<Value> IntArith(BinaryOp op, int64_t x, int64_t y) {
       return Value::Int(m);
     }
     case BinaryOp::kPow: return IntPow(x, y);
-    default: return Internal("not an arithmetic operator");
-  }
-}
-
-Result<Value> FloatArith(BinaryOp op, double x, double y) {
-  switch (op) {
-    case BinaryOp::kAdd: return Value::Float(x + y);
-    case BinaryOp::kSub: return Value::Float(x - y);
-    case BinaryOp::kMul: return Value::Float(x * y);
-    case BinaryOp::kDiv:
-      if (y == 0) return InvalidArgument("division by zero");
-      return Value::Float(x / y);
-    case BinaryOp::kMod: {
-      if (y == 0) return InvalidArgument("modulo by zero");
-      double m = std::fmod(x, y);
-      if (m != 0 && ((m < 0) != (y < 0))) m += y;
-      return Value::Float(m);
-    }
-    case BinaryOp::kPow:
-      if (x == 0 && y < 0) return InvalidArgument("0.0 cannot be raised to a negative power");
-      return Value::Float(std::pow(x, y));
     default: return Internal("not an arithmetic operator");
   }
 }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 
 namespace tfg {
@@ -43,11 +44,22 @@ TEST(HostArithTest, ModuloFollowsTheDivisorSign) {
   EXPECT_FALSE(HostBinary(BinaryOp::kMod, Value::Int(1), Value::Int(0)).ok());
 }
 
+TEST(HostArithTest, AZeroModuloTakesTheDivisorSign) {
+  // Python: -4.0 % 2 == 0.0, 4.0 % -2 == -0.0, 5 % -0.5 == -0.0.
+  EXPECT_FALSE(std::signbit(Bin(BinaryOp::kMod, Value::Float(-4), Value::Int(2)).as_float()));
+  EXPECT_TRUE(std::signbit(Bin(BinaryOp::kMod, Value::Float(4), Value::Int(-2)).as_float()));
+  EXPECT_TRUE(std::signbit(Bin(BinaryOp::kMod, Value::Int(5), Value::Float(-0.5)).as_float()));
+  EXPECT_EQ(Bin(BinaryOp::kMod, Value::Float(7.5), Value::Int(-2)).as_float(), -0.5);
+}
+
 TEST(HostArithTest, NegativePowerGivesFloat) {
   Value p = Bin(BinaryOp::kPow, Value::Int(2), Value::Int(-1));
   ASSERT_TRUE(p.is(ValueKind::kFloat));
   EXPECT_EQ(p.as_float(), 0.5);
   EXPECT_EQ(Bin(BinaryOp::kPow, Value::Float(9), Value::Float(0.5)).as_float(), 3.0);
+  // Python: ZeroDivisionError, for an int zero as for a float one.
+  EXPECT_EQ(HostBinary(BinaryOp::kPow, Value::Int(0), Value::Int(-1)).status().message(),
+            "0.0 cannot be raised to a negative power");
 }
 
 TEST(HostArithTest, MixedIntFloatGivesFloat) {
