@@ -98,6 +98,21 @@ Status AtCaller(const Status& s, const SourceSpan& call) {
   return out;
 }
 
+// An error from inside a function, with a note at the call it came
+// through (a traceback, innermost call first), so that the user sees which
+// of several calls failed. A recursion repeating one call adds it once,
+// and a deep stack at most kMaxCallNotes.
+constexpr size_t kMaxCallNotes = 16;
+
+Status WithCallNote(Status s, const SourceSpan& call, const std::string& name) {
+  if (!call.valid() || !s.span().valid() || s.notes().size() >= kMaxCallNotes) return s;
+  if (!s.notes().empty()) {
+    const SourceSpan& last = s.notes().back().span;
+    if (last.file == call.file && last.line == call.line && last.col == call.col) return s;
+  }
+  return s.AddNote(call, name == "<lambda>" ? "in this call of a lambda" : fmt::format("in this call of '{}'", name));
+}
+
 }  // namespace
 
 Result<Value> Evaluator::CallFunction(const Function& fn, CallArgs args, const SourceSpan& span) {
@@ -126,7 +141,7 @@ Result<Value> Evaluator::CallFunction(const Function& fn, CallArgs args, const S
   if (!flow.ok()) {
     const Status& s = flow.status();
     if (enters_library && (!s.span().valid() || InLibrary(s.span()))) return AtCaller(s, span);
-    return s;
+    return WithCallNote(s, span, fn.def->name);
   }
 
   Value result;
