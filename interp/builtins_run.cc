@@ -122,20 +122,19 @@ void CheckGraphGrowth(Evaluator& ev) {
   if (h.runs > 0 && version > h.last_version) {
     // Straight-line code also grows the graph between runs; a loop grows it
     // from the same place every time.
+    // The file by identity, not path: each REPL entry is a file of its own,
+    // all named <stdin> and starting at line 1.
     const SourceSpan& where = ev.graph().node(ev.graph().num_nodes() - 1)->span();
-    std::string site = fmt::format("{}:{}:{}", where.file ? where.file->path() : "", where.line, where.col);
+    std::string site = fmt::format("{}:{}:{}", static_cast<const void*>(where.file.get()), where.line, where.col);
     h.growth_streak = site == h.last_growth_site ? h.growth_streak + 1 : 1;
     h.last_growth_site = site;
     if (h.growth_streak >= kStreak && !h.warned) {
       h.warned = true;
-      std::string msg = fmt::format(
-          "the graph grew by {} nodes since the last run(); this line adds nodes on every loop iteration — "
-          "build the graph once, outside the loop",
-          version - h.last_version);
-      std::string text = FormatDiagnostic(Status(Code::kUnknown, msg, where));
-      size_t pos = text.find("error: ");
-      if (pos != std::string::npos) text.replace(pos, 7, "warning: ");
-      ev.err() << text << std::flush;
+      const int64_t grew = version - h.last_version;
+      ev.Warn(fmt::format("the graph grew by {} node{} since the last run(); this line adds nodes on every loop "
+                          "iteration — build the graph once, outside the loop",
+                          grew, grew == 1 ? "" : "s"),
+              where);
     }
   } else if (h.runs > 0) {
     h.growth_streak = 0;

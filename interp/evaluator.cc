@@ -49,6 +49,13 @@ Evaluator::~Evaluator() {
 std::ostream& Evaluator::out() { return options_.out ? *options_.out : std::cout; }
 std::ostream& Evaluator::err() { return options_.err ? *options_.err : std::cerr; }
 
+void Evaluator::Warn(const std::string& message, const SourceSpan& where) {
+  std::string text = FormatDiagnostic(Status(Code::kUnknown, message, where));
+  const size_t pos = text.find("error: ");
+  if (pos != std::string::npos) text.replace(pos, 7, "warning: ");
+  err() << text << std::flush;
+}
+
 void Evaluator::TrackClosureScope(const std::shared_ptr<Env>& env) {
   // Prune dead entries now and then so long loops creating lambdas stay small.
   if (closure_scopes_.size() > 1024 && closure_scopes_.size() % 1024 == 0) {

@@ -141,6 +141,9 @@ class Evaluator {
   std::shared_ptr<RecoveryPoint>& recovery_point() { return recovery_point_; }
   std::ostream& out();
   std::ostream& err();
+  // A warning on err(), in the form of an error (file:line:col, the line,
+  // a caret), that does not stop the script.
+  void Warn(const std::string& message, const SourceSpan& where);
   ModuleLoader& modules() { return *modules_; }
   std::vector<std::shared_ptr<VariableInfo>>& variables() { return variables_; }
 

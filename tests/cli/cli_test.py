@@ -339,6 +339,20 @@ class CliTest(unittest.TestCase):
         self.assertTrue(r.stderr.startswith(path + ":"), r.stderr)
         self.assertIn("error:", r.stderr)
 
+    def test_check_leaves_a_loop_that_waits_for_a_run_result(self):
+        # docs/queues.md's drain loop: check mode's zeros never raise
+        # OutOfRange. The graph is still checked after the loop.
+        path = self.script("q = fifo_queue(capacity=4, dtypes=[f32], shapes=[[]])\n"
+                           "d = dequeue(q)\n"
+                           "while true {\n"
+                           "  try { run(d) } except OutOfRange { break }\n"
+                           "}\n"
+                           "bad = placeholder(f32, [2, 3]) @ placeholder(f32, [2, 3])\n")
+        r = run("check", path)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn(path + ":3:1: warning: check mode left this loop after 100000 iterations", r.stderr)
+        self.assertIn(path + ":6:7: error: matmul: inner dimensions differ", r.stderr)
+
     def test_graph_dot(self):
         path = self.script('a = placeholder(f32, [2], name="input_a")\nb = a * a\n')
         for args in (["graph", path, "--dot"], ["graph", "--dot", path], ["graph", path]):

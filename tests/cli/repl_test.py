@@ -134,6 +134,16 @@ class PipedReplTest(unittest.TestCase):
         self.assertIn("nope_undefined", r.stderr)
         self.assertNotIn("tfg>", r.stdout)
 
+    def test_lines_that_build_nodes_are_not_a_loop(self):
+        # Each entry is a file of its own, all "<stdin>" from line 1: the
+        # warning about a loop building nodes must not take them for one.
+        text = "constant(1.0)\nconstant(2.0) + 1.0\nconstant(3.0) * 2.0\nconstant(4.0)\n"
+        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TFG_HISTORY=""))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), ["1.0", "3.0", "6.0", "4.0"])
+        self.assertEqual(r.stderr, "")
+
 
 if __name__ == "__main__":
     TFG = os.path.abspath(sys.argv.pop(1))
