@@ -162,6 +162,7 @@ Result<Value> WhileLoop(Evaluator& ev, BoundArgs& args) {
     TFG_ASSIGN_OR_RETURN(Node * merge, Build(ev, "merge", {e->output(0), e->output(0)}, merge_attrs[i], span));
     loop.merges.push_back(merge);
   }
+  ctx->SetPivotSource(loop.merges[0]->output(0));
   TFG_ASSIGN_OR_RETURN(Output pred, BuildCondition(ev, loop, args[0], max_iterations, span));
   for (Node* m : loop.merges) {
     TFG_ASSIGN_OR_RETURN(Node * sw, Build(ev, "switch", {m->output(0), pred}, {}, span));

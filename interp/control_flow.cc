@@ -68,6 +68,7 @@ Result<Output> ControlFlowContext::Capture(Evaluator& ev, const Output& o, const
   opts.apply_deps = false;
   TFG_ASSIGN_OR_RETURN(Node * node, ev.AddNode(std::move(spec), opts));
   Output inside = node->output(kind_ == Kind::kCond ? branch_ : 0);
+  if (kind_ == Kind::kWhile) invariants_.insert(node);
   AddValue(inside);
   captured_[{o.node, o.index}] = inside;
   return inside;
@@ -111,7 +112,10 @@ Status ControlFlowContext::Prepare(Evaluator& ev, NodeSpec& spec) {
     }
     spec.control_inputs = std::move(inside);
   }
-  bool tied = !spec.inputs.empty();
+  // A loop invariant is there on every iteration, the last test of the
+  // condition included: it does not make a node run once per iteration.
+  bool tied = false;
+  for (const Output& in : spec.inputs) tied = tied || invariants_.count(in.node) == 0;
   for (Node* c : spec.control_inputs) tied = tied || Contains(c);
   if (!tied) {
     TFG_ASSIGN_OR_RETURN(Node * pivot, Pivot(ev, spec.span));

@@ -6,8 +6,9 @@
 //   predicate (cond: the input is dead when the branch is not taken), or
 //   through a constant enter (while: a loop invariant, delivered to every
 //   iteration without running anything per iteration);
-// - ties a node with no inputs to the context's pivot, so it runs (or is
-//   dead) with the branch, or once per iteration;
+// - ties a node with no inputs, or (in a loop) only loop invariants for
+//   inputs, to the context's pivot, so it runs (or is dead) with the
+//   branch, or once per iteration (TensorFlow's _IsOpFree);
 // - builds constants outside a loop and enters them, so they are not
 //   recomputed every iteration;
 // - moves `with deps(...)` control inputs from outside a loop onto the
@@ -73,10 +74,15 @@ class ControlFlowContext {
 
   // While: the enters of the loop variables (control inputs from outside go there).
   void SetEnters(std::vector<Node*> enters) { enters_ = std::move(enters); }
-  // While: what input-less nodes of the body depend on (through an
-  // identity built on first need): the first loop variable switched into
-  // the body, live exactly when another iteration runs.
-  void SetPivotSource(Output o) { pivot_source_ = o; }
+  // While: what nodes with nothing per iteration among their inputs
+  // depend on (through an identity built on first need). While the
+  // condition is built, the first loop variable's merge, live at every
+  // test of it; then, for the body, that variable switched into the body,
+  // live exactly when another iteration runs.
+  void SetPivotSource(Output o) {
+    pivot_source_ = o;
+    pivot_ = nullptr;
+  }
 
  private:
   ControlFlowContext(Kind kind, ControlFlowContext* outer) : kind_(kind), outer_(outer) {}
@@ -94,6 +100,7 @@ class ControlFlowContext {
   std::set<const Node*> members_;
   std::set<std::pair<const Node*, int>> values_;
   std::map<std::pair<const Node*, int>, Output> captured_;
+  std::set<const Node*> invariants_;  // while: the constant enters Capture built
 };
 
 }  // namespace tfg
