@@ -1,5 +1,6 @@
 // identity(x): forwards x (same buffer). Used for reads that must happen
-// after control dependencies, and by gradients.
+// after control dependencies, and by gradients. stop_gradient(x): the same
+// forward, a wall backwards (TensorFlow's StopGradient).
 #include "ops/framework/gradients.h"
 #include "ops/framework/op_registry.h"
 
@@ -31,5 +32,15 @@ TFG_REGISTER_OP(OpDefBuilder("identity")
                     .SetGradFn(IdentityGrad)
                     .Doc("Returns x unchanged (no copy)."));
 TFG_REGISTER_KERNEL(KernelDef("identity", DeviceType::kCpu).Create<IdentityKernel>());
+
+TFG_REGISTER_OP(OpDefBuilder("stop_gradient")
+                    .Input("x", "T")
+                    .Output("y", "T")
+                    .TypeAttr("T", AllTypes())
+                    .SetShapeFn(shape_fns::Unchanged)
+                    .NoGradient("stop_gradient passes none, by design")
+                    .Doc("Returns x unchanged, but no gradient flows back through it: grad() treats it as a "
+                         "constant (targets, fixed statistics, EM-style updates)."));
+TFG_REGISTER_KERNEL(KernelDef("stop_gradient", DeviceType::kCpu).Create<IdentityKernel>());
 
 }  // namespace tfg

@@ -20,5 +20,13 @@ TEST(IdentityTest, AnyDtypeAndShape) {
   EXPECT_EQ(test::InferShapesString("identity", {PartialShape({-1, 3})}, {DType::kF64}), "[?, 3]");
 }
 
+TEST(StopGradientTest, ForwardsLikeIdentity) {
+  Tensor x = test::MakeTensor<float>({1.5f, -2}, TensorShape({2}));
+  auto y = test::RunOp1("stop_gradient", {x});
+  ASSERT_TRUE(y.ok()) << y.status().ToString();
+  test::ExpectTensorEq<float>(*y, {1.5f, -2}, TensorShape({2}));
+  EXPECT_EQ(test::InferShapesString("stop_gradient", {PartialShape({-1, 3})}, {DType::kF64}), "[?, 3]");
+}
+
 }  // namespace
 }  // namespace tfg
