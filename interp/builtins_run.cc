@@ -178,6 +178,12 @@ Result<Value> RunFetches(Evaluator& ev, const Value& fetches, const Value& feed,
       if (!recovered.ok() || !*recovered) break;
       r = ev.session().Run(feeds, plan.outputs, plan.targets, options);
     }
+    if (!r.ok() && r.status().code() == Code::kOutOfRange) {
+      // A runner that fails closes its queue: this run() waiting on it sees
+      // the end of the data, but the runner's error is the news.
+      Status failed = QueueRunners::TakeErrorOf(ev.session());
+      if (!failed.ok()) return failed.AddNote(span, "reported at this run()");
+    }
     if (!r.ok()) {
       Status s = r.status();
       // The failing node's line comes first; say which run() it was.
