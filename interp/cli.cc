@@ -144,6 +144,7 @@ Status ArgParser::ParseOption(const std::string& arg) {
   } else if (is("--listen")) {
     TFG_ASSIGN_OR_RETURN(opts_.listen, OptionValue(arg, "--listen"));
     if (opts_.listen.empty()) return UsageError("--listen expects an address, e.g. tcp://127.0.0.1:7001");
+    if (auto a = net::NormalizeAddress(opts_.listen); !a.ok()) return UsageError(a.status().message());
   } else if (is("--curve-keys") || is("--data-dir")) {
     const std::string name = arg.substr(0, arg.find('='));
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, name));
@@ -242,6 +243,7 @@ Result<CliOptions> ArgParser::Parse() {
   else if (doc_topic_pending_) return UsageError("'doc' needs a topic (known: ops)");
   else if ((opts_.command == Command::kCheck || opts_.command == Command::kGraph) && !have_file_)
     return UsageError(std::string(opts_.command == Command::kCheck ? "check" : "graph") + " needs a FILE");
+  else if (opts_.optimized && opts_.placed) return UsageError("graph takes --optimized or --placed, not both");
   return opts_;
 }
 
@@ -327,7 +329,6 @@ Result<std::string> OptimizedGraphToDot(const Graph& graph) {
 
 // The graph command's output, after the script ran in check mode.
 Result<std::string> GraphOutput(const CliOptions& opts, const Interpreter& interp) {
-  if (opts.optimized && opts.placed) return UsageError("graph takes --optimized or --placed, not both");
   if (opts.optimized) return OptimizedGraphToDot(interp.graph());
   if (opts.placed) return interp.PlacedGraphToDot();
   return interp.GraphToDot();

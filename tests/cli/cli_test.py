@@ -88,6 +88,9 @@ class CliTest(unittest.TestCase):
         self.assertUsageError(run("--threads", "0", path), "--threads")
         self.assertUsageError(run("--seed", "-3", path), "--seed")
         self.assertUsageError(run("--seed"), "--seed needs a value")
+        self.assertUsageError(run("--worker", "--listen", "garbage"), "'garbage' is not an address")
+        self.assertUsageError(run("--worker", "--listen", "tcp://127.0.0.1:99999"), "is not an address")
+        self.assertUsageError(run("graph", path, "--optimized", "--placed"), "--optimized or --placed, not both")
 
     def test_check_needs_a_file(self):
         self.assertUsageError(run("check"), "check needs a FILE")
