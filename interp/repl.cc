@@ -115,8 +115,10 @@ void InstallCompletion(Interpreter& interp) {
 class EditLineReader : public LineReader {
  public:
   EditLineReader(Interpreter& interp, std::string history_path) : history_(std::move(history_path)) {
-    using_history();
+    // The name first: libedit reads ~/.editrc when using_history() starts
+    // it, and applies `tfg:` lines only under this name.
     InstallCompletion(interp);
+    using_history();
     history_.Load();
   }
 
