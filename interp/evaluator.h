@@ -164,6 +164,10 @@ class Evaluator {
   // (a function stored in the scope it captured) can be broken at exit.
   void TrackClosureScope(const std::shared_ptr<Env>& env);
 
+  // The prelude's public names (minimize, adam, ...), loading it if no
+  // script line has yet: for tab completion.
+  std::vector<std::string> PreludeNames();
+
  private:
   // evaluator_expr.cc
   Result<Value> EvalList(const ast::ListLit& e, const std::shared_ptr<Env>& env);

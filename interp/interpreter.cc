@@ -91,8 +91,8 @@ const char* const kKeywords[] = {"fn",     "return", "if",    "else", "elif",  "
 
 }  // namespace
 
-std::vector<std::string> Interpreter::Completions(const std::string& prefix) const {
-  const Evaluator& ev = impl_->ev;
+std::vector<std::string> Interpreter::Completions(const std::string& prefix) {
+  Evaluator& ev = impl_->ev;
   std::set<std::string> out;
   size_t dot = prefix.rfind('.');
   if (dot != std::string::npos) {
@@ -107,6 +107,9 @@ std::vector<std::string> Interpreter::Completions(const std::string& prefix) con
     return {out.begin(), out.end()};
   }
   for (const std::string& name : ev.VisibleNames(ev.main_globals())) {
+    if (name.rfind(prefix, 0) == 0) out.insert(name);
+  }
+  for (const std::string& name : ev.PreludeNames()) {
     if (name.rfind(prefix, 0) == 0) out.insert(name);
   }
   for (const char* kw : kKeywords) {

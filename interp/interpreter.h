@@ -58,9 +58,9 @@ class Interpreter {
   // statement whose value is not none, returns its printed form (a graph
   // tensor is run and its value printed); else "".
   Result<std::string> EvalInteractive(const std::string& text);
-  // Names visible at top level plus every op and builtin starting with
-  // `prefix`, sorted, for tab completion.
-  std::vector<std::string> Completions(const std::string& prefix) const;
+  // Names visible at top level plus every op, builtin and prelude function
+  // starting with `prefix`, sorted, for tab completion.
+  std::vector<std::string> Completions(const std::string& prefix);
 
   const Graph& graph() const;
   // The graph in Graphviz dot syntax (nodes labelled name/op, edges dtype+shape).

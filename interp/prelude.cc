@@ -29,4 +29,14 @@ Result<std::optional<Value>> Evaluator::LookupPrelude(const std::string& name, c
   return std::optional<Value>();
 }
 
+std::vector<std::string> Evaluator::PreludeNames() {
+  if (!prelude_ && !LookupPrelude("", SourceSpan()).ok()) return {};
+  std::vector<std::string> names;
+  if (!prelude_) return names;
+  for (const auto& [name, value] : prelude_->globals->vars) {
+    if (!name.empty() && name[0] != '_') names.push_back(name);
+  }
+  return names;
+}
+
 }  // namespace tfg

@@ -321,6 +321,12 @@ TEST(EvaluatorTest, Completions) {
   EXPECT_NE(std::find(k.begin(), k.end(), "while"), k.end());
   auto b = interp.Completions("assert_c");
   EXPECT_EQ(b, std::vector<std::string>({"assert_close"}));
+  // The prelude's functions, before any line has used one.
+  EXPECT_EQ(interp.Completions("minimi"), std::vector<std::string>({"minimize"}));
+  auto g = interp.Completions("glorot_");
+  EXPECT_NE(std::find(g.begin(), g.end(), "glorot_uniform"), g.end());
+  auto t = interp.Completions("_tower");
+  EXPECT_TRUE(t.empty());
 }
 
 TEST(EvaluatorTest, GraphToDot) {
