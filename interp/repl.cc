@@ -2,12 +2,15 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fstream>
 #include <iostream>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 // libedit's readline-compatible API (BSD licensed; GNU readline is GPL).
@@ -147,6 +150,20 @@ void PrintBlock(std::ostream& os, const std::string& text) {
   os.flush();
 }
 
+std::string_view FirstWord(std::string_view line) {
+  const size_t start = line.find_first_not_of(" \t\r");
+  if (start == std::string_view::npos) return {};
+  line.remove_prefix(start);
+  size_t end = 0;
+  while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
+  return line.substr(0, end);
+}
+
+bool StartsWithElse(const std::string& line) {
+  const std::string_view word = FirstWord(line);
+  return word == "else" || word == "elif";
+}
+
 }  // namespace
 
 std::optional<std::string> StreamLineReader::ReadLine(bool /*continuation*/) {
@@ -157,13 +174,26 @@ std::optional<std::string> StreamLineReader::ReadLine(bool /*continuation*/) {
 
 int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::ostream& err) {
   std::string chunk;
+  std::optional<std::string> ahead;  // a line read to see whether an if goes on
+  bool ended = false;
   for (;;) {
-    std::optional<std::string> line = reader.ReadLine(!chunk.empty());
+    std::optional<std::string> line;
+    if (ahead) {
+      line = std::exchange(ahead, std::nullopt);
+    } else if (!ended) {
+      line = reader.ReadLine(!chunk.empty());
+    }
+    ended = ended || !line;
     if (line) {
       if (chunk.empty() && IsBlank(*line)) continue;
       chunk += *line;
       chunk += '\n';
       if (NeedsMoreInput(chunk)) continue;
+      if (reader.CanReadAhead() && FirstWord(chunk) == "if") {
+        ahead = reader.ReadLine(true);
+        ended = !ahead;
+        if (ahead && StartsWithElse(*ahead)) continue;
+      }
     } else if (chunk.empty()) {
       return 0;
     }
@@ -177,7 +207,7 @@ int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::os
     } else {
       PrintBlock(err, FormatDiagnostic(value.status()));
     }
-    if (!line) return 0;
+    if (ended && !ahead) return 0;
   }
 }
 

@@ -21,6 +21,9 @@ class LineReader {
   // The next line without its newline; nullopt at end of input.
   // `continuation` is true while the statement so far is incomplete.
   virtual std::optional<std::string> ReadLine(bool continuation) = 0;
+  // Lines can be read ahead: no one waits at a prompt for the statement
+  // read so far to run (a file or pipe).
+  virtual bool CanReadAhead() const { return false; }
 };
 
 // Lines from a stream, without prompts or editing (stdin not a terminal).
@@ -28,6 +31,7 @@ class StreamLineReader : public LineReader {
  public:
   explicit StreamLineReader(std::istream& in) : in_(in) {}
   std::optional<std::string> ReadLine(bool continuation) override;
+  bool CanReadAhead() const override { return true; }
 
  private:
   std::istream& in_;
@@ -35,7 +39,9 @@ class StreamLineReader : public LineReader {
 
 // Gathers lines while NeedsMoreInput says a statement is still open, then
 // evaluates the chunk: its value (if any) goes to `out`, an error's
-// diagnostic to `err`, and the loop carries on. Returns the exit code (0)
+// diagnostic to `err`, and the loop carries on. When the reader can read
+// ahead, an `if` chunk waits for its next line, which joins it when it
+// starts with `else` or `elif` (as in a script). Returns the exit code (0)
 // when the reader runs dry (Ctrl-D).
 int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::ostream& err);
 

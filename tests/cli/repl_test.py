@@ -134,6 +134,16 @@ class PipedReplTest(unittest.TestCase):
         self.assertIn("nope_undefined", r.stderr)
         self.assertNotIn("tfg>", r.stdout)
 
+    def test_else_may_start_the_next_line(self):
+        # As in a script: read ahead, the if waits for its else.
+        text = "x = 3\nif x > 5 {\n  print(\"big\")\n}\nelse {\n  print(\"small\")\n}\n" \
+               "if x == 3 { print(\"three\") }\nprint(\"after\")\nif x > 1 { print(\"last\") }"
+        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TFG_HISTORY=""))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), ["small", "three", "after", "last"])
+        self.assertEqual(r.stderr, "")
+
     def test_lines_that_build_nodes_are_not_a_loop(self):
         # Each entry is a file of its own, all "<stdin>" from line 1: the
         # warning about a loop building nodes must not take them for one.
