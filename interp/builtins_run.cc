@@ -156,6 +156,9 @@ Result<Value> RunFetches(Evaluator& ev, const Value& fetches, const Value& feed,
   CheckGraphGrowth(ev);
   std::vector<Tensor> results;
   if (ev.options().check_only) {
+    for (const auto& [output, value] : feeds) {
+      if (Status s = ValidateFeed(output, value); !s.ok()) return s.WithSpan(span);
+    }
     auto zeros = CheckModeResults(plan.outputs);
     if (!zeros.ok()) return Status(zeros.status()).WithSpan(span);
     results = std::move(*zeros);

@@ -69,7 +69,8 @@ Status CheckMembership(const Graph& g, const std::vector<std::pair<Output, Tenso
   return Status::OK();
 }
 
-// "feed for placeholder 'x': expected f32[?, 784], got f32[32, 785]".
+}  // namespace
+
 Status ValidateFeed(const Output& o, const Tensor& value) {
   if (o.index < 0 || o.index >= o.node->num_outputs()) return Status::OK();  // reported by BuildPlan
   const Node& n = *o.node;
@@ -87,8 +88,6 @@ Status ValidateFeed(const Output& o, const Tensor& value) {
   if (!s.ok()) s.AddNote(n.span(), fmt::format("'{}' is declared here", n.name()));
   return s;
 }
-
-}  // namespace
 
 // What a run signature needs: one plan, or one per device when its graph
 // is placed on several.

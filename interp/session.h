@@ -69,6 +69,11 @@ struct RunOptions {
   CancellationManager* cancellation = nullptr;
 };
 
+// A value fed for `o` must have its dtype and a shape its static shape
+// allows: "feed for placeholder 'x': expected f32[?, 784], got f32[32, 785]",
+// with a note at the declaration. Check mode uses it without a run.
+Status ValidateFeed(const Output& o, const Tensor& value);
+
 class Session {
  public:
   Session(const Graph* graph, SessionOptions options);

@@ -356,6 +356,14 @@ class CliTest(unittest.TestCase):
         self.assertIn(path + ":3:1: warning: check mode left this loop after 100000 iterations", r.stderr)
         self.assertIn(path + ":6:7: error: matmul: inner dimensions differ", r.stderr)
 
+    def test_check_refuses_a_bad_feed(self):
+        path = self.script("x = placeholder(f32, [?, 3])\n"
+                           "v = run(x * 2.0, feed={x: [[1.0, 2.0, 3.0, 4.0]]})\n")
+        r = run("check", path)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn(path + ":2:5: error: feed for placeholder 'placeholder': expected f32[?, 3], got f32[1, 4]",
+                      r.stderr)
+
     def test_graph_dot(self):
         path = self.script('a = placeholder(f32, [2], name="input_a")\nb = a * a\n')
         for args in (["graph", path, "--dot"], ["graph", "--dot", path], ["graph", path]):
