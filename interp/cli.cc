@@ -381,6 +381,19 @@ Status ApplyNetSettings(const CliOptions& opts) {
   return Status::OK();
 }
 
+// --stats and --trace, once the script or REPL session is over; false when
+// the trace could not be written.
+bool WriteReports(const CliOptions& opts, const Interpreter& interp) {
+  if (opts.stats) {
+    std::cout.flush();
+    std::cerr << interp.StatsReport() << net::NetworkTrafficReport() << std::flush;
+  }
+  if (opts.trace_path.empty()) return true;
+  Status written = interp.WriteTrace(opts.trace_path);
+  if (!written.ok()) std::cerr << "tfg: " << written.message() << "\n";
+  return written.ok();
+}
+
 // run, check and graph: evaluate the script, then report per command.
 int RunScriptCommand(const CliOptions& opts) {
   auto text = ReadScript(opts.file);
@@ -398,17 +411,7 @@ int RunScriptCommand(const CliOptions& opts) {
     status = dot.status();
   }
   if (!status.ok()) PrintDiagnostic(status);
-  if (opts.stats) {
-    std::cout.flush();
-    std::cerr << interp.StatsReport() << net::NetworkTrafficReport() << std::flush;
-  }
-  if (!opts.trace_path.empty()) {
-    Status written = interp.WriteTrace(opts.trace_path);
-    if (!written.ok()) {
-      std::cerr << "tfg: " << written.message() << "\n";
-      if (status.ok()) return kExitScriptError;
-    }
-  }
+  if (!WriteReports(opts, interp) && status.ok()) return kExitScriptError;
   if (!status.ok()) return kExitScriptError;
   if (opts.command == Command::kCheck) std::cout << path << ": ok\n";
   std::cout << graph_dot;
@@ -516,7 +519,12 @@ int RunCli(int argc, char** argv) {
     case Command::kHelp: std::cout << Usage(); return kExitOk;
     case Command::kVersion: std::cout << "tfg " << TFG_VERSION << "\n"; return kExitOk;
     case Command::kDocOps: std::cout << OpReferenceMarkdown(OpRegistry::Global()); return kExitOk;
-    case Command::kRepl: return RunRepl(MakeInterpreterOptions(opts));
+    case Command::kRepl: {
+      bool reported = true;
+      const int code =
+          RunRepl(MakeInterpreterOptions(opts), [&](const Interpreter& interp) { reported = WriteReports(opts, interp); });
+      return code == kExitOk && !reported ? kExitScriptError : code;
+    }
     case Command::kWorker: {
       WorkerOptions w;
       w.listen = opts.listen;

@@ -218,17 +218,21 @@ std::string HistoryPath() {
   return std::string(home) + "/.tfg_history";
 }
 
-int RunRepl(const InterpreterOptions& options) {
+int RunRepl(const InterpreterOptions& options, const std::function<void(const Interpreter&)>& at_exit) {
   Interpreter interp(options);
   std::ostream& out = options.out ? *options.out : std::cout;
   std::ostream& err = options.err ? *options.err : std::cerr;
+  int code = 0;
   if (!isatty(STDIN_FILENO)) {
     StreamLineReader reader(std::cin);
-    return ReplLoop(interp, reader, out, err);
+    code = ReplLoop(interp, reader, out, err);
+  } else {
+    out << "tfg " << TFG_VERSION << " — Ctrl-D exits, Tab completes names and ops\n";
+    EditLineReader reader(interp, HistoryPath());
+    code = ReplLoop(interp, reader, out, err);
   }
-  out << "tfg " << TFG_VERSION << " — Ctrl-D exits, Tab completes names and ops\n";
-  EditLineReader reader(interp, HistoryPath());
-  return ReplLoop(interp, reader, out, err);
+  if (at_exit) at_exit(interp);
+  return code;
 }
 
 }  // namespace tfg

@@ -3,6 +3,7 @@
 // names and ops); otherwise it reads stdin plainly, so it can be scripted.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -50,6 +51,8 @@ int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::os
 std::string HistoryPath();
 
 // `tfg` with no FILE: libedit when stdin is a terminal, else plain stdin.
-int RunRepl(const InterpreterOptions& options);
+// `at_exit` gets the session's interpreter when the loop ends (for the
+// reports --stats and --trace write).
+int RunRepl(const InterpreterOptions& options, const std::function<void(const Interpreter&)>& at_exit = {});
 
 }  // namespace tfg

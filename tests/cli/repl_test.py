@@ -5,6 +5,7 @@ multi-line input, errors, history and tab completion.
 usage: repl_test.py TFG_BINARY
 """
 
+import json
 import os
 import re
 import shutil
@@ -143,6 +144,19 @@ class PipedReplTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines(), ["small", "three", "after", "last"])
         self.assertEqual(r.stderr, "")
+
+    def test_trace_and_stats_are_written_when_the_session_ends(self):
+        trace = os.path.join(tempfile.mkdtemp(prefix="tfg_repl_"), "t.json")
+        r = subprocess.run([TFG, "--stats", "--trace", trace], input="x = placeholder(f32, [2])\n"
+                           "run(x * 3.0, feed={x: [1.0, 2.0]})\n", capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TFG_HISTORY=""))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "[3. 6.]\n")
+        self.assertIn("all kernels", r.stderr)
+        with open(trace) as f:
+            names = {e.get("name") for e in json.load(f)["traceEvents"]}
+        self.assertIn("mul", names)
+        shutil.rmtree(os.path.dirname(trace))
 
     def test_lines_that_build_nodes_are_not_a_loop(self):
         # Each entry is a file of its own, all "<stdin>" from line 1: the
