@@ -8,6 +8,8 @@
 namespace tfg {
 
 Result<Node*> Evaluator::AddNode(NodeSpec spec, BuildOptions opts) {
+  // A ':' would make "x:1" read as output 1 of x in a tensor name.
+  if (Status s = CheckNodeName(spec.name); !s.ok()) return s.WithSpan(spec.span);
   if (spec.name.empty()) spec.name = spec.op;
   if (opts.apply_scope_name) spec.name = scopes_.ScopedName(spec.name);
   if (opts.apply_device && spec.device.empty()) spec.device = scopes_.device();

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include <fmt/format.h>
+
 #include "devices/device_type.h"
 #include "interp/device_setter.h"
 
@@ -188,18 +190,40 @@ void ScopeStack::Pop() {
   if (states_.size() > 1) states_.pop_back();
 }
 
-Status CheckScopeName(const std::string& name) {
+namespace {
+
+// Printable as it is; other bytes (a newline) as \xNN, so the error stays
+// on its line.
+std::string Printable(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (std::isprint(static_cast<unsigned char>(c))) {
+      out += c;
+    } else {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    }
+  }
+  return out;
+}
+
+// `what` names the kind of name in the error: "scope name", "node name".
+Status CheckName(const std::string& name, const char* what) {
   if (name.empty()) return Status::OK();
   for (const std::string& part : SplitOn(name, '/')) {
-    if (part.empty()) return InvalidArgument("bad scope name \"{}\": empty part between '/'", name);
+    if (part.empty()) return InvalidArgument("bad {} \"{}\": empty part between '/'", what, Printable(name));
     for (char c : part) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') {
-        return InvalidArgument("bad scope name \"{}\": '{}' is not allowed (use letters, digits, _ . -)", name,
-                               std::string(1, c));
+        return InvalidArgument("bad {} \"{}\": '{}' is not allowed (use letters, digits, _ . -)", what,
+                               Printable(name), Printable(std::string(1, c)));
       }
     }
   }
   return Status::OK();
 }
+
+}  // namespace
+
+Status CheckScopeName(const std::string& name) { return CheckName(name, "scope name"); }
+Status CheckNodeName(const std::string& name) { return CheckName(name, "node name"); }
 
 }  // namespace tfg

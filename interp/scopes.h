@@ -102,5 +102,7 @@ class ScopeGuard {
 // A scope name must be a valid node name part: letters, digits, _ . - and /
 // between parts.
 Status CheckScopeName(const std::string& name);
+// The same rules for a node's own name (name="..."), before its scope.
+Status CheckNodeName(const std::string& name);
 
 }  // namespace tfg
