@@ -93,6 +93,10 @@ Result<bool> BoolArg(const BoundArgs& args, size_t i);
 Result<Value> RunFetches(Evaluator& ev, const Value& fetches, const Value& feed, double timeout,
                          const SourceSpan& span);
 
+// Ends a progress line drawn in place on the terminal, so that print()
+// output or an error starts on a line of its own.
+void CloseProgressLine(Evaluator& ev);
+
 // Names the language binds before any script runs besides the builtins:
 // the dtypes (f16 f32 f64 i32 i64 bool string).
 std::vector<std::pair<std::string, Value>> PredefinedNames();

@@ -1,5 +1,8 @@
 // Host builtins: print, conversions, containers, range, min/max/abs.
+#include <unistd.h>
+
 #include <cmath>
+#include <iostream>
 #include <sstream>
 
 #include "interp/builtins.h"
@@ -22,6 +25,8 @@ Result<Value> Print(Evaluator& ev, BoundArgs& args) {
     if (i) line += sep;
     line += ToDisplayString(args.rest[i]);
   }
+  // Only where the progress line would be in the way: stdout on the terminal.
+  if (&ev.out() == &std::cout && isatty(STDOUT_FILENO)) CloseProgressLine(ev);
   ev.out() << line << end << std::flush;
   return Value();
 }

@@ -83,6 +83,17 @@ Result<Value> Progress(Evaluator& ev, BoundArgs& args) {
   return Value();
 }
 
+}  // namespace
+
+void CloseProgressLine(Evaluator& ev) {
+  auto state = ev.session().resources()->Lookup<ProgressState>(kProgressContainer, "meter");
+  if (!state) return;
+  const std::string text = state->meter.CloseLine();
+  if (!text.empty()) ev.err() << text << std::flush;
+}
+
+namespace {
+
 BuiltinRegistrar reg({
     BuiltinDef{"progress",
                {{"step", std::nullopt},

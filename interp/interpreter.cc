@@ -63,6 +63,7 @@ Status Interpreter::RunSource(const std::string& path, const std::string& text) 
   auto file = std::make_shared<SourceFile>(path, text);
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<ast::Program> program, ParseProgram(file));
   Status status = impl_->ev.ExecProgram(program, impl_->ev.main_globals());
+  CloseProgressLine(impl_->ev);  // the error, or the shell's prompt, on a line of its own
   return FinishScript(std::move(status), impl_->ev.session());
 }
 

@@ -97,4 +97,10 @@ std::string ProgressMeter::Update(const ProgressStep& s) {
   return text + "\r" + line + "\x1b[K" + (line_open_ ? "" : "\n");
 }
 
+std::string ProgressMeter::CloseLine() {
+  if (!line_open_) return "";
+  line_open_ = false;
+  return "\n";
+}
+
 }  // namespace tfg

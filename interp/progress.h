@@ -38,6 +38,10 @@ class ProgressMeter {
   // An epoch starts at the first call, when the epoch number or the step
   // count changes, when the step goes back, and after an epoch's last step.
   std::string Update(const ProgressStep& s);
+  // The text that ends a line drawn in place ("\n", or "" when none is
+  // open), so that other output starts on a line of its own; the next
+  // update draws below it.
+  std::string CloseLine();
 
  private:
   bool StartsEpoch(const ProgressStep& s) const;

@@ -149,6 +149,22 @@ TEST(ProgressMeterTest, TerminalKeepsAnUnfinishedEpochsLine) {
   EXPECT_EQ(meter.Update(s), "\n\repoch 2  step 1/10\x1b[K");
 }
 
+TEST(ProgressMeterTest, ClosingTheLineLetsOtherOutputStartOnItsOwn) {
+  FakeClock clock;
+  ProgressMeter meter(true, clock.fn());
+  EXPECT_EQ(meter.CloseLine(), "");  // nothing drawn yet
+  EXPECT_EQ(meter.Update(Step(1, 10)), "\rstep 1/10\x1b[K");
+  EXPECT_EQ(meter.CloseLine(), "\n");
+  EXPECT_EQ(meter.CloseLine(), "");
+  clock.now += 1;
+  // The next draw is on the new line; a finished epoch leaves none open.
+  EXPECT_EQ(meter.Update(Step(10, 10)), "\rstep 10/10  9.00 steps/s\x1b[K\n");
+  EXPECT_EQ(meter.CloseLine(), "");
+  ProgressMeter piped(false, clock.fn());
+  EXPECT_EQ(piped.Update(Step(5, 10)), "step 5/10\n");
+  EXPECT_EQ(piped.CloseLine(), "");
+}
+
 TEST(ProgressMeterTest, StepZeroIsDrawnOnATerminalButNotPrintedToAPipe) {
   FakeClock clock;
   ProgressMeter terminal(true, clock.fn());
