@@ -1,5 +1,7 @@
 #include "ops/framework/source.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace tfg {
@@ -20,9 +22,17 @@ std::string_view SourceFile::Line(int line) const {
   return std::string_view(text_).substr(begin, end - begin);
 }
 
+int CharacterColumn(std::string_view line, int col) {
+  int column = 1;
+  for (int i = 0; i + 1 < col && i < static_cast<int>(line.size()); ++i) {
+    if (!ContinuesCharacter(line[i])) ++column;
+  }
+  return column + std::max(0, col - 1 - static_cast<int>(line.size()));
+}
+
 std::string SourceSpan::ToString() const {
   if (!valid()) return "<unknown>";
-  return fmt::format("{}:{}:{}", file->path(), line, col);
+  return fmt::format("{}:{}:{}", file->path(), line, CharacterColumn(file->Line(line), col));
 }
 
 }  // namespace tfg

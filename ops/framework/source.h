@@ -9,6 +9,12 @@
 
 namespace tfg {
 
+// The column a reader sees at byte column `col` of `line` (both from 1):
+// a character of several UTF-8 bytes counts once. Spans keep byte columns.
+int CharacterColumn(std::string_view line, int col);
+// A UTF-8 continuation byte: the rest of the character before it.
+inline bool ContinuesCharacter(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
 class SourceFile {
  public:
   SourceFile(std::string path, std::string text);

@@ -37,12 +37,15 @@ void AppendExcerpt(std::string& out, const SourceSpan& span) {
   int last = (span.end_line == span.line && span.end_col >= col) ? span.end_col : col;
   last = std::min<int>(last, std::max<int>(static_cast<int>(line.size()), col));
   std::string marks;
-  // Tabs in the source line keep their width in the caret line.
+  // Tabs in the source line keep their width in the caret line, and a
+  // character of several UTF-8 bytes takes one place.
   for (int i = 1; i < col; ++i) {
-    marks += (i - 1 < static_cast<int>(line.size()) && line[i - 1] == '\t') ? '\t' : ' ';
+    const bool in_line = i - 1 < static_cast<int>(line.size());
+    if (in_line && ContinuesCharacter(line[i - 1])) continue;
+    marks += (in_line && line[i - 1] == '\t') ? '\t' : ' ';
   }
   marks += '^';
-  marks += std::string(last - col, '~');
+  marks += std::string(CharacterColumn(line, last) - CharacterColumn(line, col), '~');
   out += fmt::format(" {} | {}\n", gutter, marks);
 }
 
