@@ -35,24 +35,25 @@ std::string Envelope(uint16_t version, uint8_t kind) {
 constexpr uint8_t kHelloKind = 1;
 constexpr uint8_t kWrongVersionKind = 255;
 
-TEST(WireVersionsTest, OurEnvelopeIsTheStableLayout) {
+// A message of this version with the envelope Envelope() writes.
+Message WithEnvelope(MessageKind kind) {
   Message m;
-  m.kind = MessageKind::kHello;
+  m.kind = kind;
   m.request_id = 7;
   m.session_id = kSession;
   m.reply_to = kReplyTo;
-  auto encoded = EncodeMessage(m);
+  return m;
+}
+
+TEST(WireVersionsTest, OurEnvelopeIsTheStableLayout) {
+  auto encoded = EncodeMessage(WithEnvelope(MessageKind::kHello));
   ASSERT_TRUE(encoded.ok()) << encoded.status().ToString();
   const std::string envelope = Envelope(kProtocolVersion, kHelloKind);
   EXPECT_EQ(encoded->head.substr(0, envelope.size()), envelope);
 }
 
 TEST(WireVersionsTest, WrongVersionRoundTrips) {
-  Message m;
-  m.kind = MessageKind::kWrongVersion;
-  m.request_id = 7;
-  m.session_id = kSession;
-  m.reply_to = kReplyTo;
+  Message m = WithEnvelope(MessageKind::kWrongVersion);
   m.status.message = "start every task from the same tfg build";
   auto encoded = EncodeMessage(m);
   ASSERT_TRUE(encoded.ok()) << encoded.status().ToString();
