@@ -100,18 +100,30 @@ Result<Output> Component(Evaluator& ev, const BoundArgs& args, const QueueInfo& 
   return *out;
 }
 
+// The rank a host value has as a tensor: a list's nesting depth.
+int HostRank(const Value& v) {
+  if (v.is(ValueKind::kTensor)) return v.as_tensor().rank();
+  if (!v.is(ValueKind::kList)) return 0;
+  const std::vector<Value>& items = v.as_list().items;
+  return 1 + (items.empty() ? 0 : HostRank(items[0]));
+}
+
 // The component values of enqueue(q, values): a list of one per
 // component; with a single component also the value itself, so
 // enqueue(q, x) and enqueue_many(files, ["a.txt", "b.txt"]) read naturally.
-// A host list there is the component's data, unless the queue holds
-// scalars and it has one item.
+// A host list there is the component's data, unless it has one item of the
+// rank the queue's component takes (enqueue(q, [1.0]) into a queue of
+// scalars, enqueue_many(q, [[1.0, 2.0]]) likewise).
 std::vector<Value> ComponentValues(const Value& values, const QueueInfo& q, bool many) {
   if (!values.is(ValueKind::kList)) return {values};
   const std::vector<Value>& items = values.as_list().items;
   if (q.types.size() != 1) return items;
   const bool names_graph = std::any_of(items.begin(), items.end(), [](const Value& v) { return v.is_graph(); });
-  const bool scalar_items = !many && !q.shapes.empty() && q.shapes[0].rank() == 0;
-  if (names_graph || (scalar_items && items.size() == 1)) return items;
+  if (names_graph) return items;
+  if (items.size() == 1 && !q.shapes.empty() && q.shapes[0].known_rank() &&
+      HostRank(items[0]) == q.shapes[0].rank() + (many ? 1 : 0)) {
+    return items;
+  }
   return {values};
 }
 
