@@ -10,6 +10,8 @@
 #include <cstring>
 #include <new>
 
+#include "ops/io/reader_input.h"
+
 namespace tfg::data {
 namespace {
 
@@ -65,7 +67,7 @@ class FileSource final : public ByteSource {
   Status Failure(int errnum, const char* msg) const {
     if (errnum == Z_ERRNO) return Error(Code::kDataLoss, "error while reading '{}': {}", path_, std::strerror(errno));
     if (errnum == Z_MEM_ERROR) return Error(Code::kResourceExhausted, "out of memory while reading '{}'", path_);
-    return Error(Code::kDataLoss, "'{}' is not valid gzip data: {}", path_, msg ? msg : "corrupt stream");
+    return Error(Code::kDataLoss, "'{}' is not valid gzip data: {}", path_, io::GzipReason(msg));
   }
 
   std::string path_;

@@ -60,6 +60,13 @@ std::optional<uint64_t> InputFile::remaining() const {
   return size_ > offset_ ? size_ - offset_ : 0;
 }
 
+std::string GzipReason(const char* message) {
+  if (message == nullptr || *message == '\0') return "corrupt stream";
+  std::string_view text(message);
+  const size_t colon = text.rfind(": ");
+  return std::string(colon == std::string_view::npos ? text : text.substr(colon + 2));
+}
+
 Result<size_t> InputFile::RawRead(char* dst, size_t n) {
   if (compression_ == Compression::kNone) {
     auto* f = static_cast<std::FILE*>(handle_);
@@ -71,7 +78,7 @@ Result<size_t> InputFile::RawRead(char* dst, size_t n) {
   int got = gzread(gz, dst, static_cast<unsigned>(n));
   int errnum = Z_OK;
   const char* msg = gzerror(gz, &errnum);
-  if (got < 0) return Error(Code::kDataLoss, "'{}' is not valid gzip data: {}", path_, msg ? msg : "corrupt stream");
+  if (got < 0) return Error(Code::kDataLoss, "'{}' is not valid gzip data: {}", path_, GzipReason(msg));
   // A plain file read through zlib comes out unchanged: refuse it, since
   // the reader was told the data is compressed.
   if (!checked_gzip_ && got > 0) {

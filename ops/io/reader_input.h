@@ -19,6 +19,10 @@ enum class Compression { kNone, kGzip };
 // "" or "gzip"; anything else is an InvalidArgument naming the choices.
 Result<Compression> ParseCompression(const std::string& name);
 
+// zlib's reason for a gzip error (gzerror's message), without the file name
+// or "<fd:N>" zlib puts before it: the caller names the file.
+std::string GzipReason(const char* message);
+
 class InputFile {
  public:
   // Errors name the path: NotFound, PermissionDenied, or "not a regular file".

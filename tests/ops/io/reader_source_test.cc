@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ops/io/reader_input.h"
 #include "ops/io/record_format.h"
 #include "tests/ops/io/io_test_util.h"
 
@@ -85,6 +86,22 @@ TEST_F(ReaderSourceTest, ACutGzipStreamIsDataLoss) {
   auto got = ReadAll(*source, WriteFile("cut.gz", gz.substr(0, gz.size() / 2)));
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), Code::kDataLoss) << got.status().ToString();
+}
+
+TEST_F(ReaderSourceTest, ACorruptGzipStreamNamesTheFileOnce) {
+  std::string gz = ReadFile(WriteGzipFile("full.gz", "one line\n"));
+  gz[10] = static_cast<char>(0xFF);  // a bad block type: the deflate stream starts after the 10-byte header
+  const std::string path = WriteFile("bad.gz", gz);
+  auto got = ReadAll(*MakeTextLineSource(Compression::kGzip, 0), path);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().message(), "'" + path + "' is not valid gzip data: invalid block type");
+}
+
+TEST(GzipReasonTest, DropsWhatZlibPutsBeforeTheReason) {
+  EXPECT_EQ(GzipReason("<fd:5>: incorrect data check"), "incorrect data check");
+  EXPECT_EQ(GzipReason("/tmp/x.gz: invalid block type"), "invalid block type");
+  EXPECT_EQ(GzipReason("invalid block type"), "invalid block type");
+  EXPECT_EQ(GzipReason(nullptr), "corrupt stream");
 }
 
 TEST_F(ReaderSourceTest, AMissingFileIsNotFound) {
