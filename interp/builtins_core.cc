@@ -81,7 +81,7 @@ Result<Value> Len(Evaluator&, BoundArgs& args) {
   const Value& v = args[0];
   switch (v.kind()) {
     case ValueKind::kList: return Value::Int(static_cast<int64_t>(v.as_list().items.size()));
-    case ValueKind::kString: return Value::Int(static_cast<int64_t>(v.as_string().size()));
+    case ValueKind::kString: return Value::Int(static_cast<int64_t>(Characters(v.as_string()).size()));
     case ValueKind::kDict: return Value::Int(static_cast<int64_t>(v.as_dict().size()));
     case ValueKind::kRange: return Value::Int(v.as_range().size());
     case ValueKind::kTensor:

@@ -52,12 +52,14 @@ Result<int64_t> Position(const Sub& sub, int64_t n, const char* what) {
 }
 
 Result<Value> IndexSequence(const Value& obj, const Sub& sub) {
+  std::vector<std::string_view> chars;
+  if (obj.is(ValueKind::kString)) chars = Characters(obj.as_string());
   int64_t n = obj.is(ValueKind::kList)     ? static_cast<int64_t>(obj.as_list().items.size())
-              : obj.is(ValueKind::kString) ? static_cast<int64_t>(obj.as_string().size())
+              : obj.is(ValueKind::kString) ? static_cast<int64_t>(chars.size())
                                            : obj.as_range().size();
   auto element = [&](int64_t p) -> Value {
     if (obj.is(ValueKind::kList)) return obj.as_list().items[p];
-    if (obj.is(ValueKind::kString)) return Value::Str(std::string(1, obj.as_string()[p]));
+    if (obj.is(ValueKind::kString)) return Value::Str(std::string(chars[p]));
     return Value::Int(obj.as_range().at(p));
   };
   if (!sub.is_slice) {
@@ -67,7 +69,7 @@ Result<Value> IndexSequence(const Value& obj, const Sub& sub) {
   TFG_ASSIGN_OR_RETURN(std::vector<int64_t> positions, SlicePositions(sub, n));
   if (obj.is(ValueKind::kString)) {
     std::string out;
-    for (int64_t p : positions) out += obj.as_string()[p];
+    for (int64_t p : positions) out += chars[p];
     return Value::Str(std::move(out));
   }
   std::vector<Value> items;

@@ -197,8 +197,10 @@ class Iteration {
     it.v_ = v;
     switch (v.kind()) {
       case ValueKind::kList:
-      case ValueKind::kRange:
-      case ValueKind::kString: return it;
+      case ValueKind::kRange: return it;
+      case ValueKind::kString:
+        for (std::string_view c : Characters(v.as_string())) it.chars_.emplace_back(c);
+        return it;
       case ValueKind::kDict:
         for (const auto& [k, item] : v.as_dict().entries()) it.keys_.push_back(k);
         return it;
@@ -224,7 +226,7 @@ class Iteration {
         if (i < v_.as_range().size()) return Value::Int(v_.as_range().at(i));
         break;
       case ValueKind::kString:
-        if (i < static_cast<int64_t>(v_.as_string().size())) return Value::Str(std::string(1, v_.as_string()[i]));
+        if (i < static_cast<int64_t>(chars_.size())) return Value::Str(chars_[i]);
         break;
       case ValueKind::kDict:
         if (i < static_cast<int64_t>(keys_.size())) return keys_[i];
@@ -240,6 +242,7 @@ class Iteration {
  private:
   Value v_;
   std::vector<Value> keys_;
+  std::vector<std::string> chars_;  // a string's characters (copies: v_ may move)
   int64_t pos_ = 0;
 };
 

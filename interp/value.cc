@@ -136,6 +136,17 @@ std::string TypeAndShape(DType dtype, const PartialShape& shape) {
 
 }  // namespace
 
+std::vector<std::string_view> Characters(std::string_view s) {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < s.size();) {
+    size_t end = i + 1;
+    while (end < s.size() && ContinuesCharacter(s[end])) ++end;
+    out.push_back(s.substr(i, end - i));
+    i = end;
+  }
+  return out;
+}
+
 std::string OutputName(const Output& o) { return o.node->name() + ":" + std::to_string(o.index); }
 
 std::string Describe(const Value& v) {

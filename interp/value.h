@@ -218,5 +218,8 @@ std::string ToDisplayString(const Value& v);
 std::string Repr(const Value& v);
 // "x:0" for output 0 of node x.
 std::string OutputName(const Output& o);
+// A string's characters, as len(), indexing, slicing and for count them
+// (Python's): a character of several UTF-8 bytes is one.
+std::vector<std::string_view> Characters(std::string_view s);
 
 }  // namespace tfg
