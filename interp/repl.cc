@@ -37,45 +37,49 @@ class History {
 
   // Loads the saved entries into libedit, trimming the file if it is long.
   void Load() {
+    stifle_history(static_cast<int>(kHistoryKeep));
     if (path_.empty()) return;
     std::ifstream in(path_);
-    std::deque<std::string> lines;
     for (std::string line; std::getline(in, line);) {
       if (IsBlank(line)) continue;
-      lines.push_back(line);
-      if (lines.size() > 2 * kHistoryKeep) lines.pop_front();
+      lines_.push_back(line);
+      if (lines_.size() > kHistoryKeep) lines_.pop_front();
+      ++in_file_;
     }
-    if (lines.size() > kHistoryKeep) {
-      lines.erase(lines.begin(), lines.end() - kHistoryKeep);
-      Rewrite(lines);
-    }
-    for (const std::string& line : lines) add_history(line.c_str());
-    last_ = lines.empty() ? "" : lines.back();
+    if (in_file_ > kHistoryKeep) Rewrite();
+    for (const std::string& line : lines_) add_history(line.c_str());
+    last_ = lines_.empty() ? "" : lines_.back();
   }
 
-  // Records an entered line (appended at once, so a crash loses nothing).
+  // Records an entered line: appended at once, so a crash loses nothing,
+  // and the file rewritten with the last kHistoryKeep once it has more.
   void Add(const std::string& line) {
     if (IsBlank(line) || line == last_) return;
     last_ = line;
     add_history(line.c_str());
     if (path_.empty()) return;
+    lines_.push_back(line);
+    if (lines_.size() > kHistoryKeep) lines_.pop_front();
+    if (++in_file_ > kHistoryKeep) return Rewrite();
     std::ofstream out(path_, std::ios::app);
     out << line << "\n";
   }
 
  private:
-  void Rewrite(const std::deque<std::string>& lines) {
+  void Rewrite() {
     std::string tmp = path_ + ".tmp";
     {
       std::ofstream out(tmp, std::ios::trunc);
-      for (const std::string& line : lines) out << line << "\n";
+      for (const std::string& line : lines_) out << line << "\n";
       if (!out) return;
     }
-    std::rename(tmp.c_str(), path_.c_str());
+    if (std::rename(tmp.c_str(), path_.c_str()) == 0) in_file_ = lines_.size();
   }
 
   std::string path_;
   std::string last_;
+  std::deque<std::string> lines_;  // the last kHistoryKeep entries
+  size_t in_file_ = 0;             // entries the file holds
 };
 
 // ---------------------------------------------------------------- completion

@@ -97,6 +97,18 @@ class ReplTest(unittest.TestCase):
         s.expect(r"\r\n11\r\n")
         self.quit(s)
 
+    def test_history_file_keeps_the_last_1000_entries(self):
+        with open(self.history, "w") as f:
+            f.write("".join("%d\n" % i for i in range(1500)))
+        s = self.start()
+        self.eval(s, "7 * 6", "42")
+        self.eval(s, "7 * 7", "49")
+        self.quit(s)
+        with open(self.history) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(len(lines), 1000)
+        self.assertEqual(lines[-3:], ["1499", "7 * 6", "7 * 7"])
+
     def test_no_history_when_disabled(self):
         s = self.start(history="")
         self.eval(s, "3 + 4", "7")
