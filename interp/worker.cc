@@ -77,7 +77,10 @@ struct WorkerService::Impl {
   void OnHelloOfOtherVersion(const Message& envelope);
   Status OnRegister(WorkerSession& s, const net::RegisterGraph& r);
   void OnRunStep(std::shared_ptr<WorkerSession> s, Message m);
-  void RunOneStep(const std::shared_ptr<WorkerSession>& s, const Message& m);
+  void RunOneStep(const std::shared_ptr<WorkerSession>& s, const Message& m,
+                  const std::shared_ptr<CancellationManager>& cancel);
+  void ReplyStepDone(const WorkerSession& s, const Message& m, Result<std::vector<Tensor>> result);
+  void StepEnded();  // one of running_steps ended
   Result<std::vector<Tensor>> ExecuteStep(WorkerSession& s, const net::RunStep& r,
                                           const std::shared_ptr<CancellationManager>& cancel);
   Status Push(WorkerSession* s, const std::string& task, const net::TensorTransfer& t);
@@ -263,27 +266,38 @@ Status WorkerService::Impl::OnRegister(WorkerSession& s, const net::RegisterGrap
 // a master asking for more at once than kMaxRunningSteps is refused.
 constexpr int kMaxRunningSteps = 256;
 
+// The step is made known to AbortStep here, on the thread that receives
+// messages in order, not in the step's own thread: an AbortStep sent right
+// after the RunStep (another task's part failed at once) must find it.
 void WorkerService::Impl::OnRunStep(std::shared_ptr<WorkerSession> s, Message m) {
   {
     std::lock_guard<std::mutex> lock(steps_mu);
     if (running_steps >= kMaxRunningSteps) {
-      Message reply;
-      reply.kind = MessageKind::kStepDone;
-      reply.request_id = m.request_id;
-      reply.session_id = m.session_id;
-      reply.step_done.run_id = m.run_step.run_id;
-      reply.step_done.status = net::ToWire(
-          Error(Code::kResourceExhausted, "{} steps are running on {} already", running_steps, s->task));
-      return Reply(s->master, std::move(reply));
+      return ReplyStepDone(*s, m, Error(Code::kResourceExhausted, "{} steps are running on {} already",
+                                        running_steps, s->task));
     }
     ++running_steps;
   }
-  std::thread([this, s = std::move(s), m = std::move(m)] {
-    RunOneStep(s, m);
-    std::lock_guard<std::mutex> lock(steps_mu);
-    --running_steps;
-    steps_cv.notify_all();
+  auto cancel = std::make_shared<CancellationManager>();
+  bool fresh;
+  {
+    std::lock_guard<std::mutex> lock(s->mu);
+    fresh = s->active.emplace(m.run_step.run_id, cancel).second;
+  }
+  if (!fresh) {
+    ReplyStepDone(*s, m, InvalidArgument("run {} is running already", m.run_step.run_id));
+    return StepEnded();
+  }
+  std::thread([this, s = std::move(s), m = std::move(m), cancel] {
+    RunOneStep(s, m, cancel);
+    StepEnded();
   }).detach();
+}
+
+void WorkerService::Impl::StepEnded() {
+  std::lock_guard<std::mutex> lock(steps_mu);
+  --running_steps;
+  steps_cv.notify_all();
 }
 
 // The step itself: the registered plan with the run's feeds, a step
@@ -296,7 +310,6 @@ Result<std::vector<Tensor>> WorkerService::Impl::ExecuteStep(WorkerSession& s, c
     auto it = s.graphs.find(r.graph_handle);
     if (it == s.graphs.end()) return NotFound("no graph {} registered on {}", r.graph_handle, s.task);
     g = it->second;
-    if (!s.active.emplace(r.run_id, cancel).second) return InvalidArgument("run {} is running already", r.run_id);
   }
   TFG_RETURN_IF_ERROR(CheckFeeds(g, r.feeds));
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<net::NetRendezvous> rendezvous, s.runs.Open(r.run_id));
@@ -309,31 +322,40 @@ Result<std::vector<Tensor>> WorkerService::Impl::ExecuteStep(WorkerSession& s, c
   return out;
 }
 
-void WorkerService::Impl::RunOneStep(const std::shared_ptr<WorkerSession>& s, const Message& m) {
+void WorkerService::Impl::RunOneStep(const std::shared_ptr<WorkerSession>& s, const Message& m,
+                                     const std::shared_ptr<CancellationManager>& cancel) {
   const net::RunStep& r = m.run_step;
-  auto cancel = std::make_shared<CancellationManager>();
-  Result<std::vector<Tensor>> result = ExecuteStep(*s, r, cancel);
+  // Aborted before it began: nothing to run, and a _recv would wait for a
+  // tensor its failed sender never sends.
+  Result<std::vector<Tensor>> result = cancel->IsCancelled()
+                                           ? Result<std::vector<Tensor>>(Error(Code::kCancelled, "the run was cancelled"))
+                                           : ExecuteStep(*s, r, cancel);
   {
     std::lock_guard<std::mutex> lock(s->mu);
     auto it = s->active.find(r.run_id);
     if (it != s->active.end() && it->second == cancel) s->active.erase(it);
   }
   s->runs.Close(r.run_id);
+  ReplyStepDone(*s, m, std::move(result));
+}
+
+void WorkerService::Impl::ReplyStepDone(const WorkerSession& s, const Message& m, Result<std::vector<Tensor>> result) {
   Message reply;
   reply.kind = MessageKind::kStepDone;
   reply.request_id = m.request_id;
   reply.session_id = m.session_id;
-  reply.step_done.run_id = r.run_id;
+  reply.step_done.run_id = m.run_step.run_id;
   if (result.ok()) {
     reply.step_done.fetches = std::move(*result);
   } else {
     const Status& st = result.status();
     if (st.code() != Code::kCancelled) {
-      net::LogNet("step of run " + std::to_string(r.run_id) + " failed on " + s->task + ":\n" + FormatDiagnostic(st));
+      net::LogNet("step of run " + std::to_string(m.run_step.run_id) + " failed on " + s.task + ":\n" +
+                  FormatDiagnostic(st));
     }
     reply.step_done.status = net::ToWire(st);
   }
-  Reply(s->master, std::move(reply));
+  Reply(s.master, std::move(reply));
 }
 
 void WorkerService::Impl::Drop(uint64_t id, const std::string& why) {

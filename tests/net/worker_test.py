@@ -267,6 +267,25 @@ print(run(y, feed={x: [1.0, 2.0, 3.0]}))
         self.assertIn("(on task /job:worker/replica:0/task:0)", r.stderr)
         self.assertTrue(w.alive())
 
+    def test_a_part_failing_at_once_on_a_first_run_ends_the_others(self):
+        # The ps part fails before the worker's step has begun; the worker
+        # must still see the AbortStep that follows its RunStep, or its
+        # _recv waits for ever. Each run() is the first of its signature
+        # (the parts are registered), where the race was.
+        ps, w = self.worker(), self.worker()
+        path = self.script("""cluster({"ps": ["%s"], "worker": ["%s"]})
+failed = 0
+for k in range(20) {
+  with device("/job:ps/task:0") { m = div(constant(7), constant(k - k)) }
+  with device("/job:worker/task:0") { y = m * 2 }
+  try { run(y, timeout=20) } except InvalidArgument { failed += 1 }
+}
+print(failed)
+""" % (ps.address, w.address))
+        r = self.run_tfg(path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "20\n")
+
     # ---------------------------------------------------------------- liveness
 
     def test_killed_worker_fails_the_step_naming_it(self):
