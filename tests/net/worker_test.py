@@ -268,10 +268,11 @@ print(run(y, feed={x: [1.0, 2.0, 3.0]}))
         self.assertTrue(w.alive())
 
     def test_a_part_failing_at_once_on_a_first_run_ends_the_others(self):
-        # The ps part fails before the worker's step has begun; the worker
-        # must still see the AbortStep that follows its RunStep, or its
-        # _recv waits for ever. Each run() is the first of its signature
-        # (the parts are registered), where the race was.
+        # The ps part fails at once, while the worker's part waits for its
+        # tensor: every run() must end with the ps's error. Each is the
+        # first of its signature (the parts are registered then). The race
+        # this once lost, an AbortStep handled before the step it aborts
+        # had started, is pinned in tests/interp/worker_abort_test.cc.
         ps, w = self.worker(), self.worker()
         path = self.script("""cluster({"ps": ["%s"], "worker": ["%s"]})
 failed = 0
