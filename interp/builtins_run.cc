@@ -21,7 +21,14 @@ struct FetchPlan {
 Status Collect(const Value& v, FetchPlan& plan, const SourceSpan& span, int depth = 0) {
   if (depth > 64) return Status(Code::kInvalidArgument, "run(): fetches nested too deeply", span);
   switch (v.kind()) {
-    case ValueKind::kNone: return Status::OK();
+    case ValueKind::kNone:
+    // An op on host values ran at once (zeros([3]), [1, 2] * 2): its value
+    // is already here, and run() hands it back as it is.
+    case ValueKind::kTensor:
+    case ValueKind::kBool:
+    case ValueKind::kInt:
+    case ValueKind::kFloat:
+    case ValueKind::kString: return Status::OK();
     case ValueKind::kGraphTensor:
     case ValueKind::kVariable: {
       Output o = v.graph_output();
@@ -41,8 +48,8 @@ Status Collect(const Value& v, FetchPlan& plan, const SourceSpan& span, int dept
       return Status::OK();
     default:
       return Status(Code::kInvalidArgument,
-                    fmt::format("run(): cannot fetch {}; fetches are graph tensors, ops, variables, or lists and "
-                                "dicts of them",
+                    fmt::format("run(): cannot fetch {}; fetches are graph tensors, ops, variables, host values, or "
+                                "lists and dicts of them",
                                 Describe(v)),
                     span);
   }
@@ -66,7 +73,8 @@ Value Rebuild(const Value& v, const FetchPlan& plan, const std::vector<Tensor>& 
       for (const auto& [k, item] : v.as_dict().entries()) (void)out.as_dict().Set(k, Rebuild(item, plan, results));
       return out;
     }
-    default: return Value();
+    case ValueKind::kOp: return Value();
+    default: return v;  // a host value, fetched as it is
   }
 }
 
@@ -216,7 +224,8 @@ Result<Value> RunBuiltin(Evaluator& ev, BoundArgs& args) {
 
 const BuiltinRegistrar kRunBuiltins({
     {"run", {{"fetches", std::nullopt}, {"feed", Value()}, {"timeout", Value()}},
-     "Runs the graph for the fetches (a graph tensor, op, variable, or a list/dict of them) with feed = "
+     "Runs the graph for the fetches (a graph tensor, op, variable, or a list/dict of them; host values come back "
+     "as they are) with feed = "
      "{placeholder: host value}; returns the same structure with host tensors (none for ops). Only what the "
      "fetches need runs. timeout in seconds.",
      RunBuiltin},

@@ -77,7 +77,8 @@ Result<std::string> Interpreter::EvalInteractive(const std::string& text) {
   TFG_RETURN_IF_ERROR(ev.ExecProgram(program, ev.main_globals(), &last));
   // Only a chunk that is one expression shows its value, as the REPL promises.
   if (program->body.size() != 1 || last.is_none()) return std::string();
-  if (last.is_graph()) {
+  // A list or dict of graph tensors (split(x, 2), [w, b]) shows values too.
+  if (ContainsGraph(last)) {
     const SourceSpan& span = program->body.back()->span;
     TFG_ASSIGN_OR_RETURN(last, RunFetches(ev, last, Value(), 0, span));
   }

@@ -157,6 +157,13 @@ class PipedReplTest(unittest.TestCase):
         self.assertEqual(r.stdout.splitlines(), ["small", "three", "after", "last"])
         self.assertEqual(r.stderr, "")
 
+    def test_lists_and_dicts_of_graph_tensors_show_values(self):
+        text = "c = constant([[1, 2], [3, 4]])\nsplit(c, 2)\n{\"c\": c[0]}\n[c[1], 5]\n"
+        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TFG_HISTORY=""))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), ["[[[1 2]], [[3 4]]]", '{"c": [1 2]}', "[[3 4], 5]"])
+
     def test_trace_and_stats_are_written_when_the_session_ends(self):
         trace = os.path.join(tempfile.mkdtemp(prefix="tfg_repl_"), "t.json")
         r = subprocess.run([TFG, "--stats", "--trace", trace], input="x = placeholder(f32, [2])\n"
