@@ -48,8 +48,10 @@ statement
   ;
 
 // Assignment, augmented assignment or an expression statement; the AST
-// builder checks the targets (names, indexing, attributes).
-simpleStmt : exprList (assignOp expr)? ;
+// builder checks the targets (names, indexing, attributes). Several values
+// separated by commas (`a, b = b, a`, `return x, y`) make a list, as a
+// Python tuple would.
+simpleStmt : exprList (assignOp exprList)? ;
 exprList   : expr (',' expr)* ;
 assignOp   : '=' | '+=' | '-=' | '*=' | '/=' | '%=' | '@=' ;
 
@@ -67,7 +69,7 @@ withStmt   : 'with' expr ('as' NAME)? block ;
 tryStmt    : 'try' block (NEWLINE* exceptClause)+ ;
 exceptClause : 'except' kind=NAME? ('as' alias=NAME)? block ;
 importStmt : 'import' (NAME | STRING) ('as' alias=NAME)? ;
-returnStmt : 'return' expr? ;
+returnStmt : 'return' exprList? ;
 breakStmt  : 'break' ;
 continueStmt : 'continue' ;
 passStmt   : 'pass' ;
@@ -96,8 +98,9 @@ argument   : NAME '=' expr | expr ;
 // A trailing comma shows up as a last empty subscript, which the AST builder
 // drops; any other empty subscript is an error there.
 subscripts : subscript (',' subscript)* ;
-// Every part is optional.
-subscript  : lower=expr? (':' upper=expr? (':' stride=expr?)?)? ;
+// Every part is optional; `...` stands for as many whole dimensions as
+// the other subscripts leave (NumPy's Ellipsis).
+subscript  : ELLIPSIS | lower=expr? (':' upper=expr? (':' stride=expr?)?)? ;
 
 atom
   : INT
@@ -153,6 +156,7 @@ RBRACE   : '}' { CloseBracket(); } ;
 COMMA    : ',' ;
 COLON    : ':' ;
 SEMI     : ';' ;
+ELLIPSIS : '...' ;
 DOT      : '.' ;
 QUESTION : '?' ;
 

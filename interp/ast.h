@@ -122,11 +122,12 @@ struct Attribute : Expr {
   std::string name;
 };
 
-// One subscript inside [...]: either a plain index `i` or a slice `a:b:c`
-// (each part optional). `x[1:, ::2]` has two subscripts, both slices.
+// One subscript inside [...]: a plain index `i`, a slice `a:b:c` (each part
+// optional) or `...`. `x[1:, ::2]` has two subscripts, both slices.
 struct Subscript {
   bool is_slice = false;
-  ExprPtr index;                 // when !is_slice
+  bool is_ellipsis = false;      // `...`: no expressions
+  ExprPtr index;                 // when neither a slice nor `...`
   ExprPtr start, stop, step;     // when is_slice; null = omitted
   SourceSpan span;
 };

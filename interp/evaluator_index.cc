@@ -9,6 +9,7 @@ namespace {
 
 struct Sub {
   bool is_slice = false;
+  bool is_ellipsis = false;
   Value index;              // plain index
   Value start, stop, step;  // slice parts; none when omitted
   SourceSpan span;
@@ -80,10 +81,16 @@ Result<Value> IndexSequence(const Value& obj, const Sub& sub) {
 // strided_slice's attrs for the subscripts, with TensorFlow's masks.
 Result<CallArgs> StridedSliceArgs(const Value& obj, const std::vector<Sub>& subs) {
   std::vector<int64_t> begin, end, strides;
-  int64_t begin_mask = 0, end_mask = 0, shrink = 0, new_axis = 0;
+  int64_t begin_mask = 0, end_mask = 0, shrink = 0, new_axis = 0, ellipsis = 0;
   for (size_t j = 0; j < subs.size(); ++j) {
     const Sub& sub = subs[j];
     int64_t bit = int64_t{1} << j;
+    if (sub.is_ellipsis) {
+      if (ellipsis != 0) return SubError(sub, "an index can have only one '...'");
+      ellipsis |= bit;
+      begin.push_back(0), end.push_back(0), strides.push_back(1);
+      continue;
+    }
     if (!sub.is_slice) {
       if (sub.index.is_none()) {
         new_axis |= bit;
@@ -122,12 +129,13 @@ Result<CallArgs> StridedSliceArgs(const Value& obj, const std::vector<Sub>& subs
   args.AddKeyword("end_mask", Value::Int(end_mask));
   args.AddKeyword("shrink_axis_mask", Value::Int(shrink));
   args.AddKeyword("new_axis_mask", Value::Int(new_axis));
+  args.AddKeyword("ellipsis_mask", Value::Int(ellipsis));
   return args;
 }
 
 // x[idx] with a tensor (or list) of indices: gather along axis 0.
 bool IsGatherIndex(const std::vector<Sub>& subs) {
-  if (subs.size() != 1 || subs[0].is_slice) return false;
+  if (subs.size() != 1 || subs[0].is_slice || subs[0].is_ellipsis) return false;
   const Value& i = subs[0].index;
   if (i.is_graph() || i.is(ValueKind::kList)) return true;
   return i.is(ValueKind::kTensor) && i.as_tensor().rank() > 0;
@@ -141,8 +149,11 @@ Result<Value> Evaluator::EvalIndex(const ast::Index& e, const std::shared_ptr<En
   for (const ast::Subscript& s : e.subscripts) {
     Sub sub;
     sub.is_slice = s.is_slice;
+    sub.is_ellipsis = s.is_ellipsis;
     sub.span = s.span.valid() ? s.span : e.span;
-    if (s.is_slice) {
+    if (s.is_ellipsis) {
+      // Nothing to evaluate.
+    } else if (s.is_slice) {
       for (auto [part, expr] : {std::pair{&sub.start, s.start.get()}, {&sub.stop, s.stop.get()},
                                 {&sub.step, s.step.get()}}) {
         if (!expr) continue;
@@ -172,6 +183,9 @@ Result<Value> Evaluator::EvalIndex(const ast::Index& e, const std::shared_ptr<En
     return Status(Code::kInvalidArgument, fmt::format("{} takes one subscript, got {}", Describe(obj), subs.size()),
                   e.span);
   }
+  if ((sequence || obj.is(ValueKind::kDict)) && subs[0].is_ellipsis) {
+    return SubError(subs[0], fmt::format("'...' indexes tensors, not {}", Describe(obj)));
+  }
   if (sequence) return IndexSequence(obj, subs[0]);
   if (obj.is(ValueKind::kDict)) {
     if (subs[0].is_slice) return SubError(subs[0], "a dict cannot be sliced");
@@ -183,7 +197,7 @@ Result<Value> Evaluator::EvalIndex(const ast::Index& e, const std::shared_ptr<En
 
 Status Evaluator::AssignIndex(const ast::Index& target, Value value, const std::shared_ptr<Env>& env) {
   TFG_ASSIGN_OR_RETURN(Value obj, Eval(*target.object, env));
-  if (target.subscripts.size() != 1 || target.subscripts[0].is_slice) {
+  if (target.subscripts.size() != 1 || target.subscripts[0].is_slice || target.subscripts[0].is_ellipsis) {
     if (obj.is(ValueKind::kList) || obj.is(ValueKind::kDict)) {
       return Status(Code::kUnimplemented, "assigning to a slice is not supported yet", target.span);
     }

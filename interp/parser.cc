@@ -96,6 +96,7 @@ class AstBuilder {
   StmtResult BuildStatement(TfgParser::StatementContext* ctx);
   StmtResult BuildSimpleStmt(TfgParser::SimpleStmtContext* ctx);
   StmtResult BuildAssign(TfgParser::SimpleStmtContext* ctx, std::vector<ast::ExprPtr> targets);
+  ExprResult BuildExprList(TfgParser::ExprListContext* ctx);
   StmtResult BuildFnDef(TfgParser::FnDefContext* ctx);
   Result<std::shared_ptr<ast::FunctionDef>> BuildFunction(std::string name, TfgParser::ParamsContext* params,
                                                           TfgParser::BlockContext* body, SourceSpan span);
@@ -163,16 +164,32 @@ Result<ast::StmtPtr> AstBuilder::BuildStatement(TfgParser::StatementContext* ctx
   return Internal("parser: unknown statement kind");
 }
 
-// simpleStmt : exprList (assignOp expr)?      exprList : expr (',' expr)*
+// simpleStmt : exprList (assignOp exprList)?      exprList : expr (',' expr)*
 Result<ast::StmtPtr> AstBuilder::BuildSimpleStmt(TfgParser::SimpleStmtContext* ctx) {
-  std::vector<ast::ExprPtr> exprs;
-  for (auto* e : ctx->exprList()->expr()) {
-    TFG_ASSIGN_OR_RETURN(ast::ExprPtr expr, BuildExpr(e));
-    exprs.push_back(std::move(expr));
+  if (ctx->assignOp()) {
+    std::vector<ast::ExprPtr> targets;
+    for (auto* e : ctx->exprList(0)->expr()) {
+      TFG_ASSIGN_OR_RETURN(ast::ExprPtr expr, BuildExpr(e));
+      targets.push_back(std::move(expr));
+    }
+    return BuildAssign(ctx, std::move(targets));
   }
-  if (ctx->assignOp()) return BuildAssign(ctx, std::move(exprs));
-  if (exprs.size() > 1) return SyntaxError("expected '=' after the assignment targets", Span(ctx->exprList()));
-  return MakeStmt<ast::ExprStmt>(Span(ctx), std::move(exprs[0]));
+  TFG_ASSIGN_OR_RETURN(ast::ExprPtr value, BuildExprList(ctx->exprList(0)));
+  return MakeStmt<ast::ExprStmt>(Span(ctx), std::move(value));
+}
+
+// exprList : expr (',' expr)*
+// One expression is itself; several (`x, y` after `=` or `return`) are the
+// list of them, Python's tuple.
+Result<ast::ExprPtr> AstBuilder::BuildExprList(TfgParser::ExprListContext* ctx) {
+  std::vector<TfgParser::ExprContext*> exprs = ctx->expr();
+  if (exprs.size() == 1) return BuildExpr(exprs[0]);
+  auto list = std::make_unique<ast::ListLit>(Span(ctx));
+  for (auto* e : exprs) {
+    TFG_ASSIGN_OR_RETURN(ast::ExprPtr element, BuildExpr(e));
+    list->elements.push_back(std::move(element));
+  }
+  return ast::ExprPtr(std::move(list));
 }
 
 // assignOp : '=' | '+=' | '-=' | '*=' | '/=' | '%=' | '@='
@@ -184,7 +201,7 @@ Result<ast::StmtPtr> AstBuilder::BuildAssign(TfgParser::SimpleStmtContext* ctx, 
       return SyntaxError("invalid assignment target", target->span);
     }
   }
-  TFG_ASSIGN_OR_RETURN(ast::ExprPtr value, BuildExpr(ctx->expr()));
+  TFG_ASSIGN_OR_RETURN(ast::ExprPtr value, BuildExprList(ctx->exprList(1)));
   const Token* op = ctx->assignOp()->getStart();
   if (op->getType() == TfgParser::ASSIGN) {
     auto assign = std::make_unique<ast::Assign>(Span(ctx));
@@ -340,8 +357,8 @@ Result<ast::StmtPtr> AstBuilder::BuildImport(TfgParser::ImportStmtContext* ctx) 
 // returnStmt : 'return' expr?
 Result<ast::StmtPtr> AstBuilder::BuildReturn(TfgParser::ReturnStmtContext* ctx) {
   auto node = std::make_unique<ast::Return>(Span(ctx));
-  if (ctx->expr() != nullptr) {
-    TFG_ASSIGN_OR_RETURN(node->value, BuildExpr(ctx->expr()));
+  if (ctx->exprList() != nullptr) {
+    TFG_ASSIGN_OR_RETURN(node->value, BuildExprList(ctx->exprList()));
   }
   return ast::StmtPtr(std::move(node));
 }
@@ -481,7 +498,7 @@ Result<ast::ExprPtr> AstBuilder::BuildIndex(ast::ExprPtr object, TfgParser::Inde
   std::vector<TfgParser::SubscriptContext*> subscripts = ctx->subscripts()->subscript();
   for (size_t i = 0; i < subscripts.size(); ++i) {
     TfgParser::SubscriptContext* s = subscripts[i];
-    bool empty = s->lower == nullptr && s->COLON().empty();
+    bool empty = s->lower == nullptr && s->COLON().empty() && s->ELLIPSIS() == nullptr;
     if (empty && i > 0 && i + 1 == subscripts.size()) break;
     if (empty) return SyntaxError("expected an index or a slice", text_.TokenSpan(s->getStart()));
     TFG_ASSIGN_OR_RETURN(ast::Subscript subscript, BuildSubscript(s));
@@ -490,10 +507,14 @@ Result<ast::ExprPtr> AstBuilder::BuildIndex(ast::ExprPtr object, TfgParser::Inde
   return ast::ExprPtr(std::move(index));
 }
 
-// subscript : lower=expr? (':' upper=expr? (':' stride=expr?)?)?
+// subscript : ELLIPSIS | lower=expr? (':' upper=expr? (':' stride=expr?)?)?
 Result<ast::Subscript> AstBuilder::BuildSubscript(TfgParser::SubscriptContext* ctx) {
   ast::Subscript subscript;
   subscript.span = Span(ctx);
+  if (ctx->ELLIPSIS() != nullptr) {
+    subscript.is_ellipsis = true;
+    return subscript;
+  }
   if (ctx->COLON().empty()) {
     TFG_ASSIGN_OR_RETURN(subscript.index, BuildExpr(ctx->lower));
     return subscript;
