@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "interp/value_convert.h"
+#include "ops/framework/op_registry.h"
 
 namespace tfg {
 
@@ -181,6 +182,18 @@ Result<bool> BoolArg(const BoundArgs& args, size_t i) {
 std::vector<std::pair<std::string, Value>> PredefinedNames() {
   std::vector<std::pair<std::string, Value>> names;
   for (DType d : kAllDTypes) names.emplace_back(std::string(DTypeName(d)), Value::Type(d));
+  // TensorFlow's spellings, which scripts ported from it (and fingers used to
+  // it) write: the same dtypes and ops under their TensorFlow names.
+  static constexpr std::pair<const char*, DType> kTfDTypes[] = {
+      {"float16", DType::kF16}, {"float32", DType::kF32}, {"float64", DType::kF64},
+      {"int32", DType::kI32},   {"int64", DType::kI64}};
+  for (const auto& [name, d] : kTfDTypes) names.emplace_back(name, Value::Type(d));
+  static constexpr std::pair<const char*, const char*> kTfOps[] = {
+      {"reduce_sum", "sum"},  {"reduce_mean", "mean"}, {"reduce_max", "max"},   {"reduce_min", "min"},
+      {"reduce_prod", "prod"}, {"multiply", "mul"},    {"subtract", "sub"},     {"negative", "neg"}};
+  for (const auto& [alias, op] : kTfOps) {
+    if (const OpDef* def = OpRegistry::Global().Find(op)) names.emplace_back(alias, Value::OpFunction(def));
+  }
   return names;
 }
 

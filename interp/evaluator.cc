@@ -147,7 +147,10 @@ Result<Value> Evaluator::LookupName(const std::string& name, const std::shared_p
   TFG_ASSIGN_OR_RETURN(std::optional<Value> from_prelude, LookupPrelude(name, span));
   if (from_prelude) return *from_prelude;
 
-  std::string best = ClosestName(name, VisibleNames(env));
+  std::vector<std::string> candidates = VisibleNames(env);
+  // Python's None, True and False are spelled none, true and false here.
+  for (const char* literal : {"none", "true", "false"}) candidates.emplace_back(literal);
+  std::string best = ClosestName(name, candidates);
   std::string msg = fmt::format("unknown name '{}'", name);
   if (!best.empty()) msg += fmt::format("; did you mean '{}'?", best);
   return Status(Code::kNotFound, msg, span);
