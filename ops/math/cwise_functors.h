@@ -271,6 +271,39 @@ struct Cos {
   template <typename T>
   TFG_HOST_DEVICE T operator()(T x) const { return std::cos(x); }
 };
+// Rounding: floor and ceil toward -inf / +inf; round to the nearest
+// integer with ties to even (TensorFlow's round, NumPy's rint), not C's
+// std::round, which takes ties away from zero.
+struct Floor {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T x) const { return std::floor(x); }
+};
+struct Ceil {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T x) const { return std::ceil(x); }
+};
+struct Round {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T x) const {
+    T r = std::floor(x);
+    const T diff = x - r;
+    if (diff > T(0.5) || (diff == T(0.5) && std::fmod(r, T(2)) != T(0))) r += T(1);
+    return r == T(0) ? std::copysign(T(0), x) : r;  // -0.4 -> -0.0, as NumPy
+  }
+};
+// log(1 + x) and exp(x) - 1, accurate for x near 0.
+struct Log1p {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T x) const { return std::log1p(x); }
+};
+struct Expm1 {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T x) const { return std::expm1(x); }
+};
+struct Reciprocal {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T x) const { return T(1) / x; }
+};
 // ---- gradients of unary ops through their output y: f(dy, y)
 // (ops/grad/cwise_grad.cc)
 

@@ -60,6 +60,27 @@ Result<Output> CosGrad(GradContext& g, Output dy, Output x, Output) {
   return g.Op("neg", {prod});
 }
 
+// log1p' = 1 / (1 + x).
+Result<Output> Log1pGrad(GradContext& g, Output dy, Output x, Output) {
+  TFG_ASSIGN_OR_RETURN(Output one, g.Scalar(1, x.dtype()));
+  TFG_ASSIGN_OR_RETURN(Output one_plus_x, g.Op("add", {one, x}));
+  return g.Op("div", {dy, one_plus_x});
+}
+
+// expm1' = exp(x) = y + 1.
+Result<Output> Expm1Grad(GradContext& g, Output dy, Output, Output y) {
+  TFG_ASSIGN_OR_RETURN(Output one, g.Scalar(1, y.dtype()));
+  TFG_ASSIGN_OR_RETURN(Output exp_x, g.Op("add", {y, one}));
+  return g.Op("mul", {dy, exp_x});
+}
+
+// (1/x)' = -1/x^2 = -y^2.
+Result<Output> ReciprocalGrad(GradContext& g, Output dy, Output, Output y) {
+  TFG_ASSIGN_OR_RETURN(Output y2, g.Op("square", {y}));
+  TFG_ASSIGN_OR_RETURN(Output prod, g.Op("mul", {dy, y2}));
+  return g.Op("neg", {prod});
+}
+
 GradFn MakeGrad(UnaryGrad rule) {
   return [rule](GradContext& g) -> Status {
     TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));
@@ -94,6 +115,17 @@ const UnaryOp kUnaryOps[] = {
      "1 / (1 + exp(-x)) elementwise, computed without overflow for large |x|."},
     {"sin", FloatFns<functor::Sin>(), true, 20, SlopeGrad<kCos>, nullptr, "Sine elementwise (radians)."},
     {"cos", FloatFns<functor::Cos>(), true, 20, CosGrad, nullptr, "Cosine elementwise (radians)."},
+    {"log1p", FloatFns<functor::Log1p>(), true, 20, Log1pGrad, nullptr,
+     "log(1 + x) elementwise, accurate for x near 0."},
+    {"expm1", FloatFns<functor::Expm1>(), true, 20, Expm1Grad, nullptr,
+     "exp(x) - 1 elementwise, accurate for x near 0."},
+    {"reciprocal", FloatFns<functor::Reciprocal>(), true, 2, ReciprocalGrad, nullptr, "1 / x elementwise."},
+    {"floor", FloatFns<functor::Floor>(), true, 2, nullptr, "piecewise constant: gradient is zero almost everywhere",
+     "The largest integer <= x, elementwise."},
+    {"ceil", FloatFns<functor::Ceil>(), true, 2, nullptr, "piecewise constant: gradient is zero almost everywhere",
+     "The smallest integer >= x, elementwise."},
+    {"round", FloatFns<functor::Round>(), true, 3, nullptr, "piecewise constant: gradient is zero almost everywhere",
+     "x rounded to the nearest integer, ties to even (2.5 -> 2, 3.5 -> 4), elementwise."},
 };
 
 [[maybe_unused]] const bool kRegistered = [] {

@@ -60,7 +60,8 @@ std::vector<GradCase> UnaryCases() {
   for (const char* op : {"neg", "abs", "square", "relu", "exp", "tanh", "sigmoid", "sin", "cos"}) {
     Add(cases, {{op, {R({2, 3}, -2, 2)}}, {op, {R({}, -2, 2, 2)}}});
   }
-  for (const char* op : {"log", "sqrt", "rsqrt"}) Add(cases, {{op, {Positive({2, 3})}}});
+  for (const char* op : {"log", "sqrt", "rsqrt", "log1p", "reciprocal"}) Add(cases, {{op, {Positive({2, 3})}}});
+  Add(cases, {{"expm1", {R({2, 3}, -2, 2)}}});
   return cases;
 }
 

@@ -27,7 +27,7 @@ struct Domain {
 const Domain kDomains[] = {
     {"neg", -2, 2},    {"abs", -2, 2},    {"square", -2, 2}, {"relu", -2, 2},  {"exp", -2, 2},
     {"log", 0.2, 3},   {"sqrt", 0.2, 3},  {"rsqrt", 0.2, 3}, {"tanh", -2, 2},  {"sigmoid", -4, 4},
-    {"sin", -3, 3},    {"cos", -3, 3},
+    {"sin", -3, 3},    {"cos", -3, 3},    {"log1p", -0.8, 3}, {"expm1", -2, 2}, {"reciprocal", 0.3, 3},
 };
 
 TEST(CwiseUnaryGrad, MatchesFiniteDifferences) {
@@ -61,6 +61,14 @@ TEST(CwiseUnaryGrad, FloatDtypesKeepTheirType) {
     // 1 - tanh(x)^2 from NumPy.
     ExpectTensorNear((*tanh)[0], {0.41997434161402614, 0.7864477329659274, 0.07065082485316443}, {3},
                      dt == DType::kF16 ? 2e-3 : 1e-6);
+  }
+}
+
+TEST(CwiseUnaryGrad, RoundingHasNoGradient) {
+  for (const char* op : {"floor", "ceil", "round"}) {
+    SCOPED_TRACE(op);
+    auto r = test::SymbolicGradients(op, {RandomF64({3})}, {}, RandomF64({3}));
+    test::ExpectError(r, Code::kInvalidArgument, "every path from it to the result passes through an op that has no");
   }
 }
 

@@ -55,6 +55,30 @@ TEST_P(FloatUnary, PiecewiseOps) {
   EXPECT_EQ(Eval("relu", {X()}).dtype(), GetParam());
 }
 
+// floor, ceil and round (NumPy's rint: ties to even) are exact in every
+// float dtype.
+TEST_P(FloatUnary, Rounding) {
+  ExpectTensorNear(Eval("floor", {X()}), {-3, -1, 0, 0, 1, 3}, {2, 3}, 0);
+  ExpectTensorNear(Eval("ceil", {X()}), {-2, -0.0, 0, 1, 1, 3}, {2, 3}, 0);
+  Tensor ties = MakeTensorOf(GetParam(), {0.5, 1.5, 2.5, -1.5, -2.5, 2.25, -0.75}, {7});
+  ExpectTensorNear(Eval("round", {ties}), {0, 2, 2, -2, -2, 2, -1}, {7}, 0);
+  EXPECT_EQ(Eval("round", {ties}).dtype(), GetParam());
+}
+
+// Values from NumPy (float64): log1p and expm1 keep their precision near 0.
+TEST_P(FloatUnary, Log1pExpm1Reciprocal) {
+  Tensor y = MakeTensorOf(GetParam(), {-0.5, 1e-10, 0.25, 3.0}, {4});
+  const double rel = GetParam() == DType::kF16 ? 1e-2 : tol();
+  ExpectTensorNear(Eval("log1p", {y}), {-0.6931471805599453, 9.999999999500001e-11, 0.22314355131420976,
+                                         1.3862943611198906},
+                   {4}, rel);
+  ExpectTensorNear(Eval("expm1", {y}), {-0.3934693402873666, 1.00000000005e-10, 0.2840254166877415,
+                                         19.085536923187668},
+                   {4}, rel);
+  Tensor z = MakeTensorOf(GetParam(), {-0.5, 0.25, 4.0}, {3});
+  ExpectTensorNear(Eval("reciprocal", {z}), {-2.0, 4.0, 0.25}, {3}, 0);
+}
+
 TEST_P(FloatUnary, SigmoidIsStableForLargeMagnitudes) {
   Tensor s = MakeTensorOf(GetParam(), {-100, -20, -1, 0, 1, 20, 100, 800, -800}, {9});
   const double tiny = GetParam() == DType::kF16 ? 0 : GetParam() == DType::kF32 ? 0 : 3.720075976020836e-44;
