@@ -53,7 +53,7 @@ statement
 // Python tuple would.
 simpleStmt : exprList (assignOp exprList)? ;
 exprList   : expr (',' expr)* ;
-assignOp   : '=' | '+=' | '-=' | '*=' | '/=' | '%=' | '@=' ;
+assignOp   : '=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '@=' ;
 
 fnDef      : 'fn' NAME '(' params? ')' block ;
 params     : param (',' param)* ','? ;
@@ -83,7 +83,7 @@ notExpr    : 'not' notExpr | comparison ;
 // Chains like a < b < c are rejected by the AST builder with a hint.
 comparison : arith (('<' | '<=' | '>' | '>=' | '==' | '!=') arith)* ;
 arith      : term (('+' | '-') term)* ;
-term       : factor (('*' | '/' | '%' | '@') factor)* ;
+term       : factor (('*' | '/' | '//' | '%' | '@') factor)* ;
 // Unary minus binds looser than ** on its right: -x**2 == -(x**2), 2**-1 ok.
 factor     : ('-' | '+') factor | power ;
 power      : postfix ('**' factor)? ;
@@ -165,11 +165,13 @@ PLUS_ASSIGN    : '+=' ;
 MINUS_ASSIGN   : '-=' ;
 STAR_ASSIGN    : '*=' ;
 SLASH_ASSIGN   : '/=' ;
+FLOORDIV_ASSIGN : '//=' ;
 PERCENT_ASSIGN : '%=' ;
 AT_ASSIGN      : '@=' ;
 
 POW      : '**' ;
 STAR     : '*' ;
+FLOORDIV : '//' ;
 SLASH    : '/' ;
 PERCENT  : '%' ;
 AT       : '@' ;

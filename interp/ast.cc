@@ -8,6 +8,7 @@ const char* BinaryOpSymbol(BinaryOp op) {
     case BinaryOp::kSub: return "-";
     case BinaryOp::kMul: return "*";
     case BinaryOp::kDiv: return "/";
+    case BinaryOp::kFloorDiv: return "//";
     case BinaryOp::kMod: return "%";
     case BinaryOp::kMatMul: return "@";
     case BinaryOp::kPow: return "**";

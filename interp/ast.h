@@ -42,7 +42,7 @@ enum class ExprKind {
 enum class UnaryOp { kNeg, kPos, kNot };
 
 enum class BinaryOp {
-  kAdd, kSub, kMul, kDiv, kMod, kMatMul, kPow,
+  kAdd, kSub, kMul, kDiv, kFloorDiv, kMod, kMatMul, kPow,
   kLt, kLe, kGt, kGe, kEq, kNe,
   kAnd, kOr,  // short-circuit on host values
 };

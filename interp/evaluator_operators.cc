@@ -17,6 +17,7 @@ const char* OpNameFor(BinaryOp op) {
     case BinaryOp::kSub: return "sub";
     case BinaryOp::kMul: return "mul";
     case BinaryOp::kDiv: return "div";
+    case BinaryOp::kFloorDiv: return "floordiv";
     case BinaryOp::kMod: return "mod";
     case BinaryOp::kMatMul: return "matmul";
     case BinaryOp::kPow: return "pow";

@@ -38,6 +38,7 @@ std::optional<ast::BinaryOp> BinaryOpOf(size_t token_type) {
     case TfgParser::MINUS: case TfgParser::MINUS_ASSIGN: return ast::BinaryOp::kSub;
     case TfgParser::STAR: case TfgParser::STAR_ASSIGN: return ast::BinaryOp::kMul;
     case TfgParser::SLASH: case TfgParser::SLASH_ASSIGN: return ast::BinaryOp::kDiv;
+    case TfgParser::FLOORDIV: case TfgParser::FLOORDIV_ASSIGN: return ast::BinaryOp::kFloorDiv;
     case TfgParser::PERCENT: case TfgParser::PERCENT_ASSIGN: return ast::BinaryOp::kMod;
     case TfgParser::AT: case TfgParser::AT_ASSIGN: return ast::BinaryOp::kMatMul;
     case TfgParser::POW: return ast::BinaryOp::kPow;

@@ -36,6 +36,17 @@ Status Overflow(BinaryOp op, int64_t a, int64_t b) {
   return OutOfRange("integer overflow in {} {} {} (ints are 64-bit)", a, ast::BinaryOpSymbol(op), b);
 }
 
+// Python's float floor division: the quotient of x - (x mod y), which is
+// exact where floor(x / y) may round across an integer.
+double FloorDivide(double x, double y) {
+  double mod = std::fmod(x, y);
+  double div = (x - mod) / y;
+  if (mod != 0 && (y < 0) != (mod < 0)) div -= 1.0;
+  if (div == 0) return std::copysign(0.0, x / y);
+  double floor_div = std::floor(div);
+  return div - floor_div > 0.5 ? floor_div + 1.0 : floor_div;
+}
+
 Result<Value> FloatArith(BinaryOp op, double x, double y) {
   switch (op) {
     case BinaryOp::kAdd: return Value::Float(x + y);
@@ -44,6 +55,9 @@ Result<Value> FloatArith(BinaryOp op, double x, double y) {
     case BinaryOp::kDiv:
       if (y == 0) return InvalidArgument("division by zero");
       return Value::Float(x / y);
+    case BinaryOp::kFloorDiv:
+      if (y == 0) return InvalidArgument("division by zero");
+      return Value::Float(FloorDivide(x, y));
     case BinaryOp::kMod: {
       if (y == 0) return InvalidArgument("modulo by zero");
       // As Python: the result takes the divisor's sign, a zero too.
@@ -87,6 +101,16 @@ Result<Value> IntArith(BinaryOp op, int64_t x, int64_t y) {
     case BinaryOp::kDiv:
       if (y == 0) return InvalidArgument("division by zero");
       return Value::Float(static_cast<double>(x) / static_cast<double>(y));
+    case BinaryOp::kFloorDiv: {
+      if (y == 0) return InvalidArgument("division by zero");
+      if (y == -1) {
+        if (__builtin_mul_overflow(x, int64_t{-1}, &r)) return Overflow(op, x, y);
+        return Value::Int(r);
+      }
+      int64_t q = x / y;  // truncated; Python rounds toward negative infinity
+      if (x % y != 0 && (x < 0) != (y < 0)) --q;
+      return Value::Int(q);
+    }
     case BinaryOp::kMod: {
       if (y == 0) return InvalidArgument("modulo by zero");
       if (y == -1) return Value::Int(0);  // avoids INT64_MIN % -1

@@ -225,6 +225,8 @@ TEST(ParserTest, ArithmeticPrecedenceAndAssociativity) {
   EXPECT_EQ(P("a / b % c * d"), "(* (% (/ a b) c) d)");
   EXPECT_EQ(P("(a + b) * c"), "(* (+ a b) c)");
   EXPECT_EQ(P("x @ W + b"), "(+ (@ x W) b)");
+  EXPECT_EQ(P("a // b * c / d"), "(/ (* (// a b) c) d)");
+  EXPECT_EQ(P("n //= 2"), "(//= n 2)");
 }
 
 TEST(ParserTest, LogicalAndComparisonPrecedence) {

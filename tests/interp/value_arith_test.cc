@@ -44,6 +44,23 @@ TEST(HostArithTest, ModuloFollowsTheDivisorSign) {
   EXPECT_FALSE(HostBinary(BinaryOp::kMod, Value::Int(1), Value::Int(0)).ok());
 }
 
+TEST(HostArithTest, FloorDivisionRoundsTowardNegativeInfinity) {
+  // Python: 7 // 2 == 3, -7 // 2 == -4, 7 // -2 == -4, -7.5 // 2 == -4.0,
+  // 1 // 0.1 == 9.0 (0.1 is a little more than a tenth), -0.0 // 1 == -0.0.
+  Value q = Bin(BinaryOp::kFloorDiv, Value::Int(7), Value::Int(2));
+  ASSERT_TRUE(q.is(ValueKind::kInt));
+  EXPECT_EQ(q.as_int(), 3);
+  EXPECT_EQ(Bin(BinaryOp::kFloorDiv, Value::Int(-7), Value::Int(2)).as_int(), -4);
+  EXPECT_EQ(Bin(BinaryOp::kFloorDiv, Value::Int(7), Value::Int(-2)).as_int(), -4);
+  EXPECT_EQ(Bin(BinaryOp::kFloorDiv, Value::Int(-6), Value::Int(2)).as_int(), -3);
+  EXPECT_EQ(Bin(BinaryOp::kFloorDiv, Value::Float(-7.5), Value::Int(2)).as_float(), -4.0);
+  EXPECT_EQ(Bin(BinaryOp::kFloorDiv, Value::Int(1), Value::Float(0.1)).as_float(), 9.0);
+  EXPECT_TRUE(std::signbit(Bin(BinaryOp::kFloorDiv, Value::Float(-0.0), Value::Int(1)).as_float()));
+  EXPECT_FALSE(HostBinary(BinaryOp::kFloorDiv, Value::Int(1), Value::Int(0)).ok());
+  EXPECT_FALSE(HostBinary(BinaryOp::kFloorDiv, Value::Float(1), Value::Float(0)).ok());
+  EXPECT_FALSE(HostBinary(BinaryOp::kFloorDiv, Value::Int(INT64_MIN), Value::Int(-1)).ok());
+}
+
 TEST(HostArithTest, AZeroModuloTakesTheDivisorSign) {
   // Python: -4.0 % 2 == 0.0, 4.0 % -2 == -0.0, 5 % -0.5 == -0.0.
   EXPECT_FALSE(std::signbit(Bin(BinaryOp::kMod, Value::Float(-4), Value::Int(2)).as_float()));
