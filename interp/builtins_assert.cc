@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "interp/builtins.h"
+#include "interp/container_path.h"
 #include "interp/value_arith.h"
 #include "interp/value_convert.h"
 
@@ -116,17 +117,24 @@ Result<Value> AssertClose(Evaluator& ev, BoundArgs& args) {
 }
 
 // Equality of values regardless of numeric dtype: tensors against tensors,
-// lists or numbers by shape and value; strings and lists exactly.
-Result<bool> ValuesEqual(const Value& a, const Value& b) {
+// lists or numbers by shape and value; strings and lists exactly. A list
+// inside itself is compared as HostEquals does (`path` holds the lists of
+// `a` being walked).
+Result<bool> ValuesEqual(const Value& a, const Value& b, ContainerPath& path) {
   bool tensor = a.is(ValueKind::kTensor) || b.is(ValueKind::kTensor);
   if (!tensor) {
     if (a.is(ValueKind::kList) && b.is(ValueKind::kList)) {
       const auto &x = a.as_list().items, &y = b.as_list().items;
       if (x.size() != y.size()) return false;
+      if (!path.Enter(a)) return HostEquals(a, b);
       for (size_t i = 0; i < x.size(); ++i) {
-        TFG_ASSIGN_OR_RETURN(bool same, ValuesEqual(x[i], y[i]));
-        if (!same) return false;
+        auto same = ValuesEqual(x[i], y[i], path);
+        if (!same.ok() || !*same) {
+          path.Leave(a);
+          return same;
+        }
       }
+      path.Leave(a);
       return true;
     }
     return HostEquals(a, b);
@@ -150,7 +158,8 @@ Result<Value> AssertEqual(Evaluator& ev, BoundArgs& args) {
   for (size_t i = 0; i < 2; ++i) {
     if (ContainsGraph(args[i])) return NeedsHost(args, i);
   }
-  auto same = ValuesEqual(args[0], args[1]);
+  ContainerPath path;
+  auto same = ValuesEqual(args[0], args[1], path);
   if (!same.ok()) return Status(same.status()).WithSpan(args.span);
   if (*same) return Value();
   std::string msg = ToDisplayString(args[2]);

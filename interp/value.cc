@@ -7,6 +7,7 @@
 
 #include "interp/ast.h"
 #include "interp/builtins.h"
+#include "interp/container_path.h"
 #include "interp/value_convert.h"
 
 namespace tfg {
@@ -162,19 +163,31 @@ std::string Describe(const Value& v) {
   }
 }
 
-bool ContainsGraph(const Value& v) {
+namespace {
+
+bool ContainsGraphOnPath(const Value& v, ContainerPath& path) {
   if (v.is_graph()) return true;
+  if (!path.Enter(v)) return false;  // a cycle: what it holds is being looked at already
+  bool found = false;
   if (v.is(ValueKind::kList)) {
     for (const Value& item : v.as_list().items) {
-      if (ContainsGraph(item)) return true;
+      if ((found = ContainsGraphOnPath(item, path))) break;
     }
   }
   if (v.is(ValueKind::kDict)) {
     for (const auto& [k, item] : v.as_dict().entries()) {
-      if (ContainsGraph(item)) return true;
+      if ((found = ContainsGraphOnPath(item, path))) break;
     }
   }
-  return false;
+  path.Leave(v);
+  return found;
+}
+
+}  // namespace
+
+bool ContainsGraph(const Value& v) {
+  ContainerPath path;
+  return ContainsGraphOnPath(v, path);
 }
 
 Result<bool> Truthy(const Value& v) {
@@ -243,30 +256,39 @@ std::string FormatFloat(double d) {
 
 namespace {
 
-constexpr int kMaxReprDepth = 64;  // self-containing lists print as [...]
+// A list or dict inside itself prints as [...] or {...}, as in Python; so
+// does one nested deeper than this.
+constexpr size_t kMaxReprDepth = 64;
 
-std::string ReprAt(const Value& v, int depth);
+std::string ReprAt(const Value& v, ContainerPath& path);
 
-std::string ListRepr(const List& list, int depth) {
-  if (depth > kMaxReprDepth) return "[...]";
+std::string ListRepr(const Value& v, ContainerPath& path) {
+  const List& list = v.as_list();
   std::string out = "[";
   for (size_t i = 0; i < list.items.size(); ++i) {
     if (i) out += ", ";
-    out += ReprAt(list.items[i], depth + 1);
+    out += ReprAt(list.items[i], path);
   }
   return out + "]";
 }
 
-std::string DictRepr(const Dict& dict, int depth) {
-  if (depth > kMaxReprDepth) return "{...}";
+std::string DictRepr(const Value& v, ContainerPath& path) {
   std::string out = "{";
   bool first = true;
-  for (const auto& [k, v] : dict.entries()) {
+  for (const auto& [k, item] : v.as_dict().entries()) {
     if (!first) out += ", ";
     first = false;
-    out += ReprAt(k, depth + 1) + ": " + ReprAt(v, depth + 1);
+    out += ReprAt(k, path) + ": " + ReprAt(item, path);
   }
   return out + "}";
+}
+
+std::string ContainerRepr(const Value& v, ContainerPath& path) {
+  const bool list = v.is(ValueKind::kList);
+  if (path.depth() >= kMaxReprDepth || !path.Enter(v)) return list ? "[...]" : "{...}";
+  std::string out = list ? ListRepr(v, path) : DictRepr(v, path);
+  path.Leave(v);
+  return out;
 }
 
 std::string QuoteString(const std::string& s) {
@@ -295,15 +317,15 @@ std::string ContextRepr(const ContextValue& c) {
   return "<context>";
 }
 
-std::string ReprAt(const Value& v, int depth) {
+std::string ReprAt(const Value& v, ContainerPath& path) {
   switch (v.kind()) {
     case ValueKind::kNone: return "none";
     case ValueKind::kBool: return v.as_bool() ? "true" : "false";
     case ValueKind::kInt: return std::to_string(v.as_int());
     case ValueKind::kFloat: return FormatFloat(v.as_float());
     case ValueKind::kString: return QuoteString(v.as_string());
-    case ValueKind::kList: return ListRepr(v.as_list(), depth);
-    case ValueKind::kDict: return DictRepr(v.as_dict(), depth);
+    case ValueKind::kList:
+    case ValueKind::kDict: return ContainerRepr(v, path);
     case ValueKind::kTensor: return FormatTensor(v.as_tensor());
     case ValueKind::kGraphTensor: {
       const Output& o = v.as_output();
@@ -331,7 +353,10 @@ std::string ReprAt(const Value& v, int depth) {
 
 }  // namespace
 
-std::string Repr(const Value& v) { return ReprAt(v, 0); }
+std::string Repr(const Value& v) {
+  ContainerPath path;
+  return ReprAt(v, path);
+}
 
 std::string ToDisplayString(const Value& v) {
   if (v.is(ValueKind::kString)) return v.as_string();

@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <utility>
 
+#include "interp/container_path.h"
 #include "interp/value_convert.h"
 
 namespace tfg {
@@ -194,7 +197,51 @@ Result<Value> HostUnary(UnaryOp op, const Value& x) {
   return Value::Int(-i);
 }
 
-bool HostEquals(const Value& a, const Value& b) {
+namespace {
+
+// The pairs of containers an equality test is comparing, outermost first.
+// Coming back to a pair on the path means both sides repeat the same way
+// from there (two lists that hold themselves): equal, as far as that goes.
+// A nest deeper than ContainerPath::kMaxDepth compares by identity there.
+struct PairPath {
+  std::set<std::pair<const void*, const void*>> on_path;
+};
+
+bool EqualsOnPath(const Value& a, const Value& b, PairPath& path);
+
+template <typename Container, typename Compare>
+bool CompareContainers(const Container& x, const Container& y, PairPath& path, Compare compare) {
+  if (&x == &y) return true;
+  if (path.on_path.size() >= ContainerPath::kMaxDepth) return false;
+  auto key = std::make_pair(static_cast<const void*>(&x), static_cast<const void*>(&y));
+  if (!path.on_path.insert(key).second) return true;
+  bool same = compare();
+  path.on_path.erase(key);
+  return same;
+}
+
+bool ListsEqual(const List& x, const List& y, PairPath& path) {
+  return CompareContainers(x, y, path, [&] {
+    if (x.items.size() != y.items.size()) return false;
+    for (size_t i = 0; i < x.items.size(); ++i) {
+      if (!EqualsOnPath(x.items[i], y.items[i], path)) return false;
+    }
+    return true;
+  });
+}
+
+bool DictsEqual(const Dict& x, const Dict& y, PairPath& path) {
+  return CompareContainers(x, y, path, [&] {
+    if (x.size() != y.size()) return false;
+    for (const auto& [k, v] : x.entries()) {
+      const Value* other = y.Find(k);
+      if (!other || !EqualsOnPath(v, *other, path)) return false;
+    }
+    return true;
+  });
+}
+
+bool EqualsOnPath(const Value& a, const Value& b, PairPath& path) {
   if (IsNum(a) && IsNum(b)) {
     if (a.is(ValueKind::kFloat) || b.is(ValueKind::kFloat)) return FloatOf(a) == FloatOf(b);
     return IntOf(a) == IntOf(b);
@@ -208,27 +255,18 @@ bool HostEquals(const Value& a, const Value& b) {
       const Range &x = a.as_range(), &y = b.as_range();
       return x.start == y.start && x.stop == y.stop && x.step == y.step;
     }
-    case ValueKind::kList: {
-      const auto &x = a.as_list().items, &y = b.as_list().items;
-      if (&x == &y) return true;
-      if (x.size() != y.size()) return false;
-      for (size_t i = 0; i < x.size(); ++i) {
-        if (!HostEquals(x[i], y[i])) return false;
-      }
-      return true;
-    }
-    case ValueKind::kDict: {
-      const Dict &x = a.as_dict(), &y = b.as_dict();
-      if (x.size() != y.size()) return false;
-      for (const auto& [k, v] : x.entries()) {
-        const Value* other = y.Find(k);
-        if (!other || !HostEquals(v, *other)) return false;
-      }
-      return true;
-    }
+    case ValueKind::kList: return ListsEqual(a.as_list(), b.as_list(), path);
+    case ValueKind::kDict: return DictsEqual(a.as_dict(), b.as_dict(), path);
     case ValueKind::kTensor: return TensorsEqual(a.as_tensor(), b.as_tensor());
     default: return a.SameObject(b);
   }
+}
+
+}  // namespace
+
+bool HostEquals(const Value& a, const Value& b) {
+  PairPath path;
+  return EqualsOnPath(a, b, path);
 }
 
 }  // namespace tfg

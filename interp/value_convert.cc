@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "interp/container_path.h"
 #include "ops/framework/dtype_traits.h"
 
 namespace tfg {
@@ -186,7 +187,10 @@ Status CastLoop(const Tensor& src, const Tensor& dst) {
 
 }  // namespace
 
-bool IsHostData(const Value& v) {
+namespace {
+
+// A list inside itself is no tensor literal: it would nest forever.
+bool IsHostDataOnPath(const Value& v, ContainerPath& path) {
   switch (v.kind()) {
     case ValueKind::kBool:
     case ValueKind::kInt:
@@ -194,13 +198,24 @@ bool IsHostData(const Value& v) {
     case ValueKind::kString:
     case ValueKind::kRange:
     case ValueKind::kTensor: return true;
-    case ValueKind::kList:
+    case ValueKind::kList: {
+      if (!path.Enter(v)) return false;
+      bool all = true;
       for (const Value& item : v.as_list().items) {
-        if (!IsHostData(item)) return false;
+        if (!(all = IsHostDataOnPath(item, path))) break;
       }
-      return true;
+      path.Leave(v);
+      return all;
+    }
     default: return false;
   }
+}
+
+}  // namespace
+
+bool IsHostData(const Value& v) {
+  ContainerPath path;
+  return IsHostDataOnPath(v, path);
 }
 
 Result<DType> DefaultDType(const Value& v) {
