@@ -94,6 +94,11 @@ class WhileGradient {
   // A node of the backward body that is live exactly in the iterations
   // whose forward pass took branch `b`.
   Result<Node*> Anchor(const Branch& b);
+  // total + g, where g is live only in the iterations whose forward pass
+  // took `b` (a variable read inside a cond of the body): in the others
+  // total passes unchanged, so the sum stays live.
+  Result<Output> AddInBranch(Output total, Output g, const Branch& b);
+  Result<Output> AddThrough(Output total, Output g, const std::vector<Branch>& outermost_last, size_t level);
 
   // Where a node built for the backward body may read `o` from: forward
   // values come off a stack, invariants and constants through an enter.
@@ -326,12 +331,34 @@ Status WhileGradient::DifferentiateBody(Backprop& body) {
     Output next = v.back.current();
     if (g.node) {
       TFG_ASSIGN_OR_RETURN(g, Inside(g));
-      TFG_ASSIGN_OR_RETURN(Node * sum, Add("add", {next, g}));
-      next = sum->output(0);
+      TFG_ASSIGN_OR_RETURN(next, AddInBranch(next, g, BranchOf(v.of)));
     }
     TFG_RETURN_IF_ERROR(CloseLoop(v.back, next));
   }
   return Status::OK();
+}
+
+Result<Output> WhileGradient::AddInBranch(Output total, Output g, const Branch& b) {
+  std::vector<Branch> chain;  // b and the branches it lies in, outermost last
+  for (Branch at = b; at.pred.node;) {
+    chain.push_back(at);
+    auto it = enclosing_.find(KeyOf(at));
+    at = it == enclosing_.end() ? Branch{} : it->second;
+  }
+  return AddThrough(total, g, chain, chain.size());
+}
+
+// Switches total on each branch's saved predicate from the outermost in,
+// adds g on the side taken, and merges each level back.
+Result<Output> WhileGradient::AddThrough(Output total, Output g, const std::vector<Branch>& outermost_last,
+                                         size_t level) {
+  if (level == 0) return AddOutput("add", {total, g});
+  const Branch& b = outermost_last[level - 1];
+  TFG_ASSIGN_OR_RETURN(Output pred, Saved(b.pred));
+  TFG_ASSIGN_OR_RETURN(Node * sw, Add("switch", {total, pred}));
+  TFG_ASSIGN_OR_RETURN(Output taken, AddThrough(sw->output(b.side), g, outermost_last, level - 1));
+  TFG_ASSIGN_OR_RETURN(Node * merge, Add("merge", {taken, sw->output(1 - b.side)}));
+  return merge->output(0);
 }
 
 Result<Output> WhileGradient::Inside(Output o) {
