@@ -2,6 +2,7 @@
 // constants, variable reads, eager runs.
 #include "interp/control_flow.h"
 #include "interp/session.h"
+#include "interp/container_path.h"
 #include "interp/evaluator.h"
 #include "interp/value_convert.h"
 
@@ -104,24 +105,45 @@ Result<Output> Evaluator::ToOutput(const Value& v, std::optional<DType> dtype, c
   return AddConstant(*t, span);
 }
 
-Result<std::vector<Node*>> Evaluator::ControlNodes(const Value& v, const SourceSpan& span) {
-  std::vector<Node*> nodes;
+namespace {
+
+// The nodes of `v` and of the lists it nests, appended to `nodes`. A list
+// that holds itself adds its nodes once.
+Status CollectControlNodes(const Value& v, const SourceSpan& span, ContainerPath& path, std::vector<Node*>& nodes) {
   switch (v.kind()) {
     case ValueKind::kNone: break;
     case ValueKind::kGraphTensor: nodes.push_back(v.as_output().node); break;
     case ValueKind::kOp: nodes.push_back(v.as_op()); break;
     case ValueKind::kVariable: nodes.push_back(v.as_variable()->node); break;
-    case ValueKind::kList:
-      for (const Value& item : v.as_list().items) {
-        TFG_ASSIGN_OR_RETURN(std::vector<Node*> inner, ControlNodes(item, span));
-        nodes.insert(nodes.end(), inner.begin(), inner.end());
+    case ValueKind::kList: {
+      if (path.depth() >= ContainerPath::kMaxDepth) {
+        return Status(Code::kInvalidArgument, "control dependencies: lists nested too deeply", span);
       }
+      if (!path.Enter(v)) break;  // inside itself: its nodes are being collected
+      for (const Value& item : v.as_list().items) {
+        Status s = CollectControlNodes(item, span, path, nodes);
+        if (!s.ok()) {
+          path.Leave(v);
+          return s;
+        }
+      }
+      path.Leave(v);
       break;
+    }
     default:
       return Status(Code::kInvalidArgument,
                     fmt::format("control dependencies must be graph tensors, ops or variables; got {}", Describe(v)),
                     span);
   }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::vector<Node*>> Evaluator::ControlNodes(const Value& v, const SourceSpan& span) {
+  std::vector<Node*> nodes;
+  ContainerPath path;
+  TFG_RETURN_IF_ERROR(CollectControlNodes(v, span, path, nodes));
   return nodes;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "interp/container_path.h"
 #include "interp/value_convert.h"
 
 namespace tfg {
@@ -188,10 +189,15 @@ Status AttrError(const OpDef& op, const AttrDef& attr, const Value& v, const std
 }
 
 // Flattens nested lists, ranges and host tensors into scalars.
-Status Flatten(const Value& v, std::vector<Value>& out, int depth = 0) {
-  if (depth > 32) return InvalidArgument("list nested too deeply");
+Status FlattenOnPath(const Value& v, std::vector<Value>& out, ContainerPath& path) {
   if (v.is(ValueKind::kList)) {
-    for (const Value& item : v.as_list().items) TFG_RETURN_IF_ERROR(Flatten(item, out, depth + 1));
+    if (path.depth() > 32) return InvalidArgument("list nested too deeply");
+    if (!path.Enter(v)) return InvalidArgument("a list that holds itself has no end to flatten");
+    for (const Value& item : v.as_list().items) {
+      Status s = FlattenOnPath(item, out, path);
+      if (!s.ok()) return s;
+    }
+    path.Leave(v);
   } else if (v.is(ValueKind::kRange)) {
     for (int64_t i = 0; i < v.as_range().size(); ++i) out.push_back(Value::Int(v.as_range().at(i)));
   } else if (v.is(ValueKind::kTensor)) {
@@ -200,6 +206,11 @@ Status Flatten(const Value& v, std::vector<Value>& out, int depth = 0) {
     out.push_back(v);
   }
   return Status::OK();
+}
+
+Status Flatten(const Value& v, std::vector<Value>& out) {
+  ContainerPath path;
+  return FlattenOnPath(v, out, path);
 }
 
 Result<AttrValue> IntListAttr(const OpDef& op, const AttrDef& attr, const Value& v) {
