@@ -163,9 +163,14 @@ std::string_view FirstWord(std::string_view line) {
   return line.substr(0, end);
 }
 
-bool StartsWithElse(const std::string& line) {
-  const std::string_view word = FirstWord(line);
-  return word == "else" || word == "elif";
+// Whether `line` goes on the statement `chunk` has so far, as a script
+// reads it: an else or elif after an if, an except after a try (or after
+// one of its excepts).
+bool ContinuesChunk(const std::string& chunk, const std::string& line) {
+  const std::string_view first = FirstWord(chunk), word = FirstWord(line);
+  if (first == "if") return word == "else" || word == "elif";
+  if (first == "try") return word == "except";
+  return false;
 }
 
 }  // namespace
@@ -193,10 +198,10 @@ int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::os
       chunk += *line;
       chunk += '\n';
       if (NeedsMoreInput(chunk)) continue;
-      if (reader.CanReadAhead() && FirstWord(chunk) == "if") {
+      if (reader.CanReadAhead() && (FirstWord(chunk) == "if" || FirstWord(chunk) == "try")) {
         ahead = reader.ReadLine(true);
         ended = !ahead;
-        if (ahead && StartsWithElse(*ahead)) continue;
+        if (ahead && ContinuesChunk(chunk, *ahead)) continue;
       }
     } else if (chunk.empty()) {
       return 0;

@@ -157,6 +157,15 @@ class PipedReplTest(unittest.TestCase):
         self.assertEqual(r.stdout.splitlines(), ["small", "three", "after", "last"])
         self.assertEqual(r.stderr, "")
 
+    def test_except_may_start_the_next_line(self):
+        text = "try {\n  error(\"boom\")\n}\nexcept NotFound {\n  print(\"wrong\")\n}\nexcept as e {\n" \
+               "  print(\"caught\", e)\n}\nprint(\"after\")\n"
+        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TFG_HISTORY=""))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), ["caught boom", "after"])
+        self.assertEqual(r.stderr, "")
+
     def test_lists_and_dicts_of_graph_tensors_show_values(self):
         text = "c = constant([[1, 2], [3, 4]])\nsplit(c, 2)\n{\"c\": c[0]}\n[c[1], 5]\n"
         r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
