@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -433,9 +434,23 @@ Result<ast::ExprPtr> AstBuilder::BuildTerm(TfgParser::TermContext* ctx) {
   return FoldBinary(ctx, &AstBuilder::BuildFactor);
 }
 
+// The INT token of a factor that is nothing but an int literal, else null.
+const Token* BareIntOf(TfgParser::FactorContext* ctx) {
+  TfgParser::PowerContext* power = ctx->power();
+  if (power == nullptr || power->factor() != nullptr || !power->postfix()->trailer().empty()) return nullptr;
+  TfgParser::AtomContext* atom = power->postfix()->atom();
+  return atom->INT() != nullptr ? atom->INT()->getSymbol() : nullptr;
+}
+
 // factor : ('-' | '+') factor | power
 Result<ast::ExprPtr> AstBuilder::BuildFactor(TfgParser::FactorContext* ctx) {
   if (ctx->power() != nullptr) return BuildPower(ctx->power());
+  // -9223372036854775808 is the one int whose digits alone do not fit: it
+  // is read whole, as Python reads it.
+  if (const Token* digits = BareIntOf(ctx->factor()); ctx->MINUS() != nullptr && digits != nullptr &&
+                                                      text_.Bytes(digits) == "9223372036854775808") {
+    return MakeExpr<ast::IntLit>(Span(ctx), std::numeric_limits<int64_t>::min());
+  }
   TFG_ASSIGN_OR_RETURN(ast::ExprPtr operand, BuildFactor(ctx->factor()));
   ast::UnaryOp op = ctx->MINUS() != nullptr ? ast::UnaryOp::kNeg : ast::UnaryOp::kPos;
   return MakeExpr<ast::Unary>(Span(ctx), op, std::move(operand));

@@ -189,6 +189,12 @@ TEST(ParserTest, NumberLiterals) {
   EXPECT_EQ(P("42; 0x1F; 0XfF; 007"), "42; 31; 255; 7");
   EXPECT_EQ(P("1.5; 1e-3; .5; 2.; 3E2; 1.25e+1"), "1.5f; 0.001f; 0.5f; 2f; 300f; 12.5f");
   EXPECT_EQ(P("9223372036854775807"), "9223372036854775807");
+  // The smallest int is written as a negated literal whose digits alone do
+  // not fit; it is read whole. Anything else around them still does not.
+  EXPECT_EQ(P("-9223372036854775808"), "-9223372036854775808");
+  EXPECT_EQ(P("- 9223372036854775807"), "(- 9223372036854775807)");
+  EXPECT_EQ(E("-9223372036854775808 ** 1"), "1:2: integer 9223372036854775808 does not fit in 64 bits");
+  EXPECT_EQ(E("9223372036854775808"), "1:1: integer 9223372036854775808 does not fit in 64 bits");
 }
 
 TEST(ParserTest, StringLiteralsDecodeEscapes) {
