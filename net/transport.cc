@@ -166,6 +166,8 @@ void Transport::Forget(const std::string& to) {
     monitors_changed_ = true;
     monitors_.erase(m);
   }
+  std::lock_guard<std::mutex> problems_lock(problems_mu_);
+  broken_handshakes_.erase(to);  // a socket made anew starts counting again
 }
 
 namespace {
@@ -418,6 +420,18 @@ void Transport::AnswerZap() {
   for (int i = 0; i < 6; ++i) zmq_send(zap_, reply[i].data(), reply[i].size(), i < 5 ? ZMQ_SNDMORE : 0);
 }
 
+namespace {
+
+// Handshakes in a row that a peer which accepted the connection broke off
+// before it is taken as refusing for good. When one side uses CURVE and
+// the other does not, the side that reads the other's greeting first hangs
+// up, and the other side often learns only that the connection broke (no
+// detail) before it can read why: each attempt (one per reconnect
+// interval, 100 ms) may or may not name the mismatch.
+constexpr int kBrokenHandshakesRefused = 3;
+
+}  // namespace
+
 // A monitor event: [u16 event, u32 value] and the endpoint.
 void Transport::ReadMonitor(const std::string& to, void* monitor) {
   std::vector<std::string> parts = ReceiveParts(monitor);
@@ -428,19 +442,27 @@ void Transport::ReadMonitor(const std::string& to, void* monitor) {
   std::memcpy(&value, parts[0].data() + 2, 4);
   std::string problem;
   bool lasting = false;
-  if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) {
-    problem = "refused the connection: not authorized (this process's --curve-keys client key is not in its "
-              "authorized/)";
-    lasting = true;
-  } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL && value == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH) {
-    problem = "refused the connection: it does not use CURVE security (--curve-keys on one side only)";
-    lasting = true;
-  } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL || event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL) {
-    problem = "the CURVE handshake failed (another cluster's server key?)";
-  }
   RefusalHandler on_refusal;
   {
     std::lock_guard<std::mutex> lock(problems_mu_);
+    int& broken = broken_handshakes_[to];
+    broken = event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED ? 0 : broken + 1;
+    if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) {
+      problem = "refused the connection: not authorized (this process's --curve-keys client key is not in its "
+                "authorized/)";
+      lasting = true;
+    } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL && value == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH) {
+      problem = "refused the connection: it does not use CURVE security (--curve-keys on one side only)";
+      lasting = true;
+    } else if (event != ZMQ_EVENT_HANDSHAKE_SUCCEEDED && broken >= kBrokenHandshakesRefused) {
+      problem = fmt::format(
+          "refused the connection: it broke off {} handshakes in a row (--curve-keys on one side only, another "
+          "cluster's keys, or not a tfg worker)",
+          broken);
+      lasting = true;
+    } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL || event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL) {
+      problem = "the CURVE handshake failed (another cluster's server key?)";
+    }
     problems_[to] = problem;
     if (lasting) on_refusal = on_refusal_;
   }

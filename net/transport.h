@@ -154,6 +154,8 @@ class Transport {
   int next_monitor_ = 0;
   mutable std::mutex problems_mu_;
   std::unordered_map<std::string, std::string> problems_;  // guarded by problems_mu_
+  // Handshakes each peer broke off since its last good one; guarded by problems_mu_.
+  std::unordered_map<std::string, int> broken_handshakes_;
   RefusalHandler on_refusal_;                              // guarded by problems_mu_
   std::atomic<bool> stop_{false};
   std::thread thread_;
