@@ -15,7 +15,7 @@ Status ConnectSessionToCluster(Session& session, ClusterSpec spec, double heartb
   ClusterOptions options;
   options.heartbeat_seconds = heartbeat_seconds;
   if (!listen.empty()) options.listen = listen;
-  options.local_task = net::TaskOf(session.devices().device(0)->name());
+  options.local_task = std::string(net::TaskOf(session.devices().device(0)->name()));
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<ClusterClient> client, ClusterClient::Connect(spec, options));
   return session.AttachCluster(spec, std::move(client));
 }

@@ -189,7 +189,7 @@ void ClusterClient::OnMessage(net::Received& received) {
   }
   if (m.session_id != session_id_) return net::LogNet("a message for another session: ignored");
   if (m.kind == MessageKind::kTensor) {
-    if (Status s = runs_->Deliver(m.tensor); !s.ok()) net::LogNet("refused a tensor: " + s.message());
+    if (Status s = runs_->Deliver(std::move(m.tensor)); !s.ok()) net::LogNet("refused a tensor: " + s.message());
     return;
   }
   std::lock_guard<std::mutex> lock(mu_);

@@ -145,17 +145,24 @@ void WorkerService::Impl::Dispatch(Message&& m) {
     return;
   }
   s->last_heard.store(Now());
-  Message reply;
-  reply.request_id = m.request_id;
-  reply.session_id = m.session_id;
+  // A reply is made only where one is sent: a Message is large, and
+  // transfers, which come by the thousand, are never answered.
+  auto reply_of_kind = [&m](MessageKind kind) {
+    Message reply;
+    reply.kind = kind;
+    reply.request_id = m.request_id;
+    reply.session_id = m.session_id;
+    return reply;
+  };
   switch (m.kind) {
-    case MessageKind::kRegisterGraph:
-      reply.kind = MessageKind::kRegisterReply;
+    case MessageKind::kRegisterGraph: {
+      Message reply = reply_of_kind(MessageKind::kRegisterReply);
       reply.status = net::ToWire(OnRegister(*s, m.register_graph));
       return Reply(s->master, std::move(reply));
+    }
     case MessageKind::kRunStep: return OnRunStep(std::move(s), std::move(m));
     case MessageKind::kTensor:
-      if (Status st = s->runs.Deliver(m.tensor); !st.ok()) net::LogNet("refused a tensor: " + st.message());
+      if (Status st = s->runs.Deliver(std::move(m.tensor)); !st.ok()) net::LogNet("refused a tensor: " + st.message());
       return;
     case MessageKind::kAbortStep: {
       std::shared_ptr<CancellationManager> cm;
@@ -167,9 +174,7 @@ void WorkerService::Impl::Dispatch(Message&& m) {
       if (cm) cm->StartCancel();
       return;
     }
-    case MessageKind::kHeartbeat:
-      reply.kind = MessageKind::kHeartbeatAck;
-      return Reply(s->master, std::move(reply));
+    case MessageKind::kHeartbeat: return Reply(s->master, reply_of_kind(MessageKind::kHeartbeatAck));
     case MessageKind::kCloseSession: return Drop(m.session_id, "the master closed it");
     default:
       net::LogNet(std::string("unexpected ") + net::MessageKindName(m.kind) + " message: ignored");

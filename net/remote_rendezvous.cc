@@ -4,13 +4,10 @@
 
 namespace tfg::net {
 
-std::string TaskOf(const std::string& device) {
-  const size_t at = device.find("/device:");
-  return at == std::string::npos ? device : device.substr(0, at);
-}
+std::string_view TaskOf(std::string_view device) { return device.substr(0, device.find("/device:")); }
 
 Status NetRendezvous::Send(const RendezvousKey& key, Tensor value, bool is_dead) {
-  const std::string task = TaskOf(key.dst_device);
+  const std::string task(TaskOf(key.dst_device));
   if (task == local_task_) return local_.Send(key, std::move(value), is_dead);
   TensorTransfer t;
   t.run_id = run_id_;
@@ -29,13 +26,16 @@ void NetRendezvous::RecvAsync(const RendezvousKey& key, DoneCallback done) { loc
 
 void NetRendezvous::StartAbort(Status status) { local_.StartAbort(std::move(status)); }
 
-Status NetRendezvous::Deliver(const TensorTransfer& t) {
+// Every transfer a task receives comes through here: the names are moved,
+// not copied (the device names are too long to be stored inline).
+Status NetRendezvous::Deliver(TensorTransfer&& t) {
   if (TaskOf(t.dst_device) != local_task_) {
     return InvalidArgument("a tensor for {} arrived at {}", t.dst_device, local_task_);
   }
   if (!t.is_dead && !t.value.IsInitialized()) return InvalidArgument("a live tensor arrived without a value");
-  RendezvousKey key{run_id_, t.src_device, t.dst_device, t.tensor_name, t.frame_id, t.iteration};
-  return local_.Send(key, t.value, t.is_dead);
+  RendezvousKey key{run_id_, std::move(t.src_device), std::move(t.dst_device), std::move(t.tensor_name), t.frame_id,
+                    t.iteration};
+  return local_.Send(key, std::move(t.value), t.is_dead);
 }
 
 Result<std::shared_ptr<NetRendezvous>> RunRendezvousTable::Open(int64_t run_id) {
@@ -59,13 +59,13 @@ void RunRendezvousTable::Close(int64_t run_id) {
   }
 }
 
-Status RunRendezvousTable::Deliver(const TensorTransfer& t) {
+Status RunRendezvousTable::Deliver(TensorTransfer&& t) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_.count(t.run_id) != 0) return Status::OK();  // a straggler of an ended run
   }
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<NetRendezvous> r, Open(t.run_id));
-  return r->Deliver(t);
+  return r->Deliver(std::move(t));
 }
 
 void RunRendezvousTable::AbortAll(const Status& status) {

@@ -24,7 +24,8 @@ namespace tfg::net {
 
 // "/job:worker/replica:0/task:1" of a full device name (the part before
 // "/device:"); the name itself when it has no device part.
-std::string TaskOf(const std::string& device);
+// A view into `device`.
+std::string_view TaskOf(std::string_view device);
 
 class NetRendezvous final : public Rendezvous {
  public:
@@ -37,8 +38,9 @@ class NetRendezvous final : public Rendezvous {
   Status Send(const RendezvousKey& key, Tensor value, bool is_dead) override;
   void RecvAsync(const RendezvousKey& key, DoneCallback done) override;
   void StartAbort(Status status) override;
-  // A transfer that arrived from another task for one of ours.
-  Status Deliver(const TensorTransfer& transfer);
+  // A transfer that arrived from another task for one of ours (its names
+  // and value are moved into the rendezvous).
+  Status Deliver(TensorTransfer&& transfer);
 
  private:
   std::string local_task_;
@@ -59,7 +61,7 @@ class RunRendezvousTable {
   // Error when too many runs are open (a peer inventing run ids).
   Result<std::shared_ptr<NetRendezvous>> Open(int64_t run_id);
   void Close(int64_t run_id);
-  Status Deliver(const TensorTransfer& transfer);
+  Status Deliver(TensorTransfer&& transfer);
   // Aborts every open run (a peer died, the session ends).
   void AbortAll(const Status& status);
   const std::string& local_task() const { return local_task_; }

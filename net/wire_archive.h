@@ -42,6 +42,9 @@ static_assert(std::endian::native == std::endian::little, "the wire is little-en
 // Each archive can be started again on other bytes: a thread keeps one of
 // each, as making one (cereal's bookkeeping for pointers and versions)
 // costs as much as coding a small message.
+// A 64-bit integer as a varint: 7 bits a byte.
+inline constexpr size_t kMaxVarintBytes = 10;
+
 class OutputArchive : public cereal::OutputArchive<OutputArchive, cereal::AllowEmptyClassElision> {
  public:
   OutputArchive() : cereal::OutputArchive<OutputArchive, cereal::AllowEmptyClassElision>(this) {}
@@ -61,12 +64,14 @@ class OutputArchive : public cereal::OutputArchive<OutputArchive, cereal::AllowE
   }
   // LEB128: seven bits a byte, low bits first, the top bit set on every
   // byte but the last.
+  // Written in place: most are one byte, and a call to memcpy for it cost
+  // more than the rest of saving it.
   void SaveVarint(uint64_t v) {
-    uint8_t bytes[10];
-    size_t n = 0;
-    for (; v >= 0x80; v >>= 7) bytes[n++] = static_cast<uint8_t>(v | 0x80);
-    bytes[n++] = static_cast<uint8_t>(v);
-    saveBinary(bytes, n);
+    if (buffer_->size() - size_ < kMaxVarintBytes) Grow(kMaxVarintBytes);
+    char* p = buffer_->data() + size_;
+    for (; v >= 0x80; v >>= 7) *p++ = static_cast<char>(v | 0x80);
+    *p++ = static_cast<char>(v);
+    size_ = static_cast<size_t>(p - buffer_->data());
   }
   // The bytes written so far: the first size() of the buffer.
   size_t size() const { return size_; }

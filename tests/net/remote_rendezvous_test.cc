@@ -48,7 +48,7 @@ TEST(RunRendezvousTableTest, DeliverBeforeRecvAndStragglers) {
   t.dst_device = std::string(kHere) + "/device:cpu:0";
   t.tensor_name = "w:0";
   t.value = Tensor::Scalar<int32_t>(7);
-  ASSERT_TRUE(table.Deliver(t).ok());  // before the step opened the run
+  ASSERT_TRUE(table.Deliver(TensorTransfer(t)).ok());  // before the step opened the run
   auto r = table.Open(9);
   ASSERT_TRUE(r.ok());
   int got = 0;
@@ -59,13 +59,13 @@ TEST(RunRendezvousTableTest, DeliverBeforeRecvAndStragglers) {
   });
   EXPECT_EQ(got, 7);
   table.Close(9);
-  EXPECT_TRUE(table.Deliver(t).ok());  // a straggler: dropped
+  EXPECT_TRUE(table.Deliver(TensorTransfer(t)).ok());  // a straggler: dropped
   EXPECT_FALSE(table.Open(9).ok());
 
   TensorTransfer wrong = t;
   wrong.run_id = 10;
   wrong.dst_device = "/job:other/replica:0/task:0/device:cpu:0";
-  EXPECT_FALSE(table.Deliver(wrong).ok());
+  EXPECT_FALSE(table.Deliver(std::move(wrong)).ok());
 }
 
 }  // namespace
