@@ -179,6 +179,7 @@ std::vector<GradCase> ArrayCases() {
   const AttrMap pad = {{"paddings", Ints{1, 1, 2, 2}}, {"mode", std::string("SYMMETRIC")}};
   return {
       {"identity", {R({2, 3})}},
+      {"placeholder_with_default", {R({2, 3})}, {{"shape", PartialShape({2, 3})}}},
       {"concat", {R({2, 3}), R({2, 1}, -1, 1, 2), R({2, 2}, -1, 1, 3)}, {{"axis", int64_t{1}}}},
       {"expand_dims", {R({2, 3})}, {{"axis", int64_t{1}}}},
       {"fill", {R({})}, {{"dims", Ints{2, 3}}}},
