@@ -1,6 +1,7 @@
 #include "interp/data/csv.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -233,6 +234,14 @@ Status CheckOptions(const CsvOptions& o) {
 
 }  // namespace
 
+// A field of the first row that is not a number (nor bool) and has a
+// letter in it is most likely a column name: the file has a header the call
+// did not skip.
+static bool LooksLikeAName(std::string_view field, const Status& failure) {
+  return failure.message().find(" is not a") != std::string::npos &&
+         std::any_of(field.begin(), field.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+}
+
 Result<Tensor> ParseCsv(std::string_view text, const std::string& name, const CsvOptions& options) {
   TFG_RETURN_IF_ERROR(CheckOptions(options));
   Scanner scanner(text, options.delimiter, name);
@@ -258,7 +267,13 @@ Result<Tensor> ParseCsv(std::string_view text, const std::string& name, const Cs
         return Error(Code::kInvalidArgument, "'{}' line {} has {} fields, expected {} like line {}", name,
                      fields[0].line, fields.size(), cols, first_line);
       }
-      for (size_t j = 0; j < fields.size(); ++j) TFG_RETURN_IF_ERROR(convert.Add(fields[j], j + 1, values));
+      for (size_t j = 0; j < fields.size(); ++j) {
+        Status added = convert.Add(fields[j], j + 1, values);
+        if (!added.ok() && rows == 0 && !options.skip_header && LooksLikeAName(fields[j].text, added)) {
+          return Status(added.code(), added.message() + "; if the first line is a header, pass skip_header=true");
+        }
+        TFG_RETURN_IF_ERROR(added);
+      }
       ++rows;
     }
   } catch (const std::bad_alloc&) {

@@ -118,7 +118,8 @@ TEST_F(BuiltinsDataTest, LoadCsvOptions) {
   EXPECT_EQ(out, "[2, 2] i32 [[1 2]\n [3 4]]\n");
   Status bad = Run("load_csv(\"t.csv\")");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.message(), "load_csv: '" + (dir_ / "t.csv").string() + "' line 1, field 1: 'a;b' is not a number");
+  EXPECT_EQ(bad.message(), "load_csv: '" + (dir_ / "t.csv").string() + "' line 1, field 1: 'a;b' is not a number; "
+                                "if the first line is a header, pass skip_header=true");
   Status delim = Run("load_csv(\"t.csv\", delimiter=\";;\")");
   ASSERT_FALSE(delim.ok());
   EXPECT_EQ(delim.message(), "load_csv: the delimiter must be one character, got \";;\"");

@@ -84,6 +84,10 @@ TEST(CsvTest, ErrorsNameLineAndField) {
   EXPECT_EQ(ParseError("1,\"2\n"), "'d.csv' line 1, field 2: the quoted field is never closed");
   EXPECT_EQ(ParseError("\"1\"x,2\n"), "'d.csv' line 1, field 1: unexpected 'x' after the closing quote");
   EXPECT_EQ(ParseError("1e999\n"), "'d.csv' line 1, field 1: '1e999' is out of range for f32");
+  // Words on the first line are most likely column names.
+  EXPECT_EQ(ParseError("x,y\n1,2\n"),
+            "'d.csv' line 1, field 1: 'x' is not a number; if the first line is a header, pass skip_header=true");
+  EXPECT_EQ(ParseError("1,2\nx,y\n"), "'d.csv' line 2, field 1: 'x' is not a number");
   EXPECT_EQ(ParseError("1e39\n"), "'d.csv' line 1, field 1: '1e39' is out of range for f32");
   CsvOptions ints;
   ints.dtype = DType::kI32;
