@@ -200,6 +200,11 @@ int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::os
       if (NeedsMoreInput(chunk)) continue;
       if (reader.CanReadAhead() && (FirstWord(chunk) == "if" || FirstWord(chunk) == "try")) {
         ahead = reader.ReadLine(true);
+        // Blank lines may come between the brace and the else, as in a script.
+        while (ahead && IsBlank(*ahead)) {
+          chunk += *ahead + '\n';
+          ahead = reader.ReadLine(true);
+        }
         ended = !ahead;
         if (ahead && ContinuesChunk(chunk, *ahead)) continue;
       }

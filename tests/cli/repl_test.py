@@ -157,6 +157,14 @@ class PipedReplTest(unittest.TestCase):
         self.assertEqual(r.stdout.splitlines(), ["small", "three", "after", "last"])
         self.assertEqual(r.stderr, "")
 
+    def test_blank_lines_may_come_before_the_else(self):
+        text = "if false {\n  print(1)\n}\n\n\nelse {\n  print(2)\n}\n\nprint(3)\nif true { print(4) }\n\n"
+        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TFG_HISTORY=""))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), ["2", "3", "4"])
+        self.assertEqual(r.stderr, "")
+
     def test_except_may_start_the_next_line(self):
         text = "try {\n  error(\"boom\")\n}\nexcept NotFound {\n  print(\"wrong\")\n}\nexcept as e {\n" \
                "  print(\"caught\", e)\n}\nprint(\"after\")\n"
