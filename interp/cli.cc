@@ -405,6 +405,7 @@ int RunScriptCommand(const CliOptions& opts) {
   Interpreter interp(MakeInterpreterOptions(opts));
   Status status = interp.RunSource(path, *text);
   std::string graph_dot;
+  if (status.ok() && opts.command == Command::kCheck) status = interp.CheckPlacement();
   if (status.ok() && opts.command == Command::kGraph) {
     Result<std::string> dot = GraphOutput(opts, interp);
     if (dot.ok()) graph_dot = std::move(*dot);

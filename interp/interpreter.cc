@@ -133,6 +133,11 @@ Result<std::string> Interpreter::PlacedGraphToDot() const {
   return tfg::GraphToDot(impl_->ev.graph(), device_of, names);
 }
 
+Status Interpreter::CheckPlacement() const {
+  const Session& session = impl_->ev.session();
+  return PlaceGraph(impl_->ev.graph(), session.devices(), session.options().default_device_type).status();
+}
+
 std::string Interpreter::StatsReport() const {
   const RunStats* stats = impl_->ev.session().stats();
   if (stats == nullptr) return "";

@@ -69,6 +69,10 @@ class Interpreter {
   // placer puts it on (`tfg graph --placed`); placement errors as a run
   // would report them.
   Result<std::string> PlacedGraphToDot() const;
+  // Places the whole graph as `tfg graph --placed` does, for `tfg check`:
+  // contradictory device constraints fail naming both lines, whether or
+  // not a run() would have reached the nodes.
+  Status CheckPlacement() const;
   // With options.stats: the table of kernel time per op type and memory
   // (RunStats::Format); else "".
   std::string StatsReport() const;

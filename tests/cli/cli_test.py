@@ -364,6 +364,18 @@ class CliTest(unittest.TestCase):
         self.assertIn(path + ":2:5: error: feed for placeholder 'placeholder': expected f32[?, 3], got f32[1, 4]",
                       r.stderr)
 
+    def test_check_refuses_contradictory_device_constraints(self):
+        # No run() reaches b: check places the whole graph, as a run would
+        # place the part it needs.
+        path = self.script('with device("/device:cpu:1") { a = placeholder(f32, []) }\n'
+                           'with device("/device:cpu:0") { with colocate_with(a) { b = neg(a) } }\n')
+        r = run("--local-devices", "cpu=2", "check", path)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn(path + ":2:60: error: contradictory device constraints: neg 'neg' asks for /device:cpu:0",
+                      r.stderr)
+        self.assertIn(path + ":1:36: note: 'placeholder' asks for /device:cpu:1 here", r.stderr)
+        self.assertEqual(r.stdout, "")
+
     def test_graph_dot(self):
         path = self.script('a = placeholder(f32, [2], name="input_a")\nb = a * a\n')
         for args in (["graph", path, "--dot"], ["graph", "--dot", path], ["graph", path]):
