@@ -63,7 +63,11 @@ class DecodeRawKernel : public OpKernel {
     const std::string* strings = in.data<std::string>();
     int64_t n = in.num_elements() ? static_cast<int64_t>(strings[0].size()) / width : 0;
     for (int64_t i = 0; i < in.num_elements(); ++i) {
-      if (strings[i].size() % width != 0 || static_cast<int64_t>(strings[i].size()) / width != n) {
+      if (strings[i].size() % width != 0) {
+        return InvalidArgument("decode_raw: string {} has {} bytes, not a whole number of {}-byte elements", i,
+                               strings[i].size(), width);
+      }
+      if (static_cast<int64_t>(strings[i].size()) / width != n) {
         return InvalidArgument("decode_raw: string {} has {} bytes; expected {} ({} elements of {} bytes, as the first "
                                "string)",
                                i, strings[i].size(), n * width, n, width);

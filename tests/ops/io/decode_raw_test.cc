@@ -42,7 +42,12 @@ TEST(DecodeRaw, StringsOfDifferentLengthsAreAnError) {
   ExpectError(RunOp("decode_raw", {t}, RawAttrs(DType::kF32, true, "u8")), Code::kInvalidArgument,
               "string 1 has 2 bytes; expected 4");
   Tensor odd = MakeStrings({"abcde"}, {1});
-  ExpectError(RunOp("decode_raw", {odd}, RawAttrs(DType::kI32)), Code::kInvalidArgument, "string 0 has 5 bytes");
+  ExpectError(RunOp("decode_raw", {odd}, RawAttrs(DType::kI32)), Code::kInvalidArgument,
+              "string 0 has 5 bytes, not a whole number of 4-byte elements");
+  // The first string itself is the odd one: no claim that 0 bytes were expected.
+  Tensor short_first = MakeStrings({"abc", "abcd"}, {2});
+  ExpectError(RunOp("decode_raw", {short_first}, RawAttrs(DType::kF32)), Code::kInvalidArgument,
+              "string 0 has 3 bytes, not a whole number of 4-byte elements");
 }
 
 TEST(DecodeRaw, UnknownSourceIsRefused) {
