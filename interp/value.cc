@@ -81,8 +81,16 @@ Value* Env::Lookup(const std::string& name) {
 
 namespace {
 
+// A scalar host tensor (an element fetched by run()) is the key its value
+// is, as NumPy's scalars are in Python: d[run(label)] finds d[3].
+Value NormalizedKey(const Value& key) {
+  if (key.is(ValueKind::kTensor) && key.as_tensor().rank() == 0) return TensorElement(key.as_tensor(), 0);
+  return key;
+}
+
 // Equal keys encode equally: 1, 1.0 and true are one key, as in Python.
-Result<std::string> KeyOf(const Value& key) {
+Result<std::string> KeyOf(const Value& raw_key) {
+  const Value key = NormalizedKey(raw_key);
   switch (key.kind()) {
     case ValueKind::kNone: return std::string("n");
     case ValueKind::kBool: return std::string(key.as_bool() ? "i:1" : "i:0");
@@ -122,7 +130,7 @@ Status Dict::Set(const Value& key, Value value) {
     entries_[it->second].second = std::move(value);
   } else {
     index_.emplace(std::move(k), entries_.size());
-    entries_.emplace_back(key, std::move(value));
+    entries_.emplace_back(NormalizedKey(key), std::move(value));
   }
   return Status::OK();
 }
