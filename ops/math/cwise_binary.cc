@@ -75,6 +75,16 @@ Status PowGrad(GradContext& g, const Operands& o, Output* gx, Output* gy) {
   return Status::OK();
 }
 
+// x % y = x - floor(x / y) * y: slope 1 in x and -floor(x / y) in y between
+// the jumps (TensorFlow's FloorMod gradient).
+Status ModGrad(GradContext& g, const Operands& o, Output* gx, Output* gy) {
+  *gx = o.dz;
+  TFG_ASSIGN_OR_RETURN(Output quotient, g.Op("floordiv", {o.x, o.y}));
+  TFG_ASSIGN_OR_RETURN(Output scaled, g.Op("mul", {o.dz, quotient}));
+  TFG_ASSIGN_OR_RETURN(*gy, g.Op("neg", {scaled}));
+  return Status::OK();
+}
+
 // dz goes to x where `x_wins(x, y)`, else to y (ties to x, as in TF).
 template <const char* kXWins>
 Status SelectGrad(GradContext& g, const Operands& o, Output* gx, Output* gy) {
@@ -116,7 +126,7 @@ const BinaryOp kBinaryOps[] = {
      "(integer division by zero is an error)."},
     {"floordiv", ArithFns<functor::FloorDiv>(), 20, nullptr, "piecewise constant: gradient is zero almost everywhere",
      "x // y elementwise, rounding toward negative infinity as in Python."},
-    {"mod", ArithFns<functor::Mod>(), 20, nullptr, "piecewise linear in x with jumps; not differentiated",
+    {"mod", ArithFns<functor::Mod>(), 20, ModGrad, nullptr,
      "x % y elementwise as in Python: the result has the sign of y (fmod-based for floats)."},
     {"pow", ArithFns<functor::Pow>(), 40, PowGrad, nullptr,
      "x ** y elementwise; for integers an exact power (negative exponents are an error)."},

@@ -26,6 +26,7 @@ namespace tfg::gradient_coverage_test {  // of its own: shares a unity build (cm
 namespace {
 
 using test::MakeTensor;
+using test::MakeTensorOf;
 using test::RandomF64;
 using Ints = std::vector<int64_t>;
 
@@ -75,6 +76,9 @@ std::vector<GradCase> BinaryCases() {
     const std::string name = op;
     if (name != "pow" && name != "div") Add(cases, {{op, {R({2, 3}, -2, 2, 7), Positive({2, 3}, 8)}}});
   }
+  // mod away from its jumps: no x / y within 0.05 of an integer.
+  Add(cases, {{"mod", {MakeTensorOf(DType::kF64, {0.3, 1.7, -0.6, 2.4, -1.3, 0.9}, {2, 3}),
+                       MakeTensorOf(DType::kF64, {0.7, 1.1, 1.9}, {3})}}});
   return cases;
 }
 

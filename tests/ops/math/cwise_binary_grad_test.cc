@@ -86,12 +86,22 @@ TEST(CwiseBinaryGrad, UnbroadcastsShapesKnownOnlyAtRunTime) {
   }
 }
 
-TEST(CwiseBinaryGrad, FloordivAndModHaveNoGradient) {
-  for (const char* op : {"floordiv", "mod"}) {
-    auto r = test::SymbolicGradients(op, {RandomF64({3}, 1, 2), RandomF64({3}, 1, 2)}, {}, RandomF64({3}));
-    test::ExpectError(r, Code::kInvalidArgument,
-                      "every path from it to the result passes through an op that has no gradient");
-  }
+TEST(CwiseBinaryGrad, FloordivHasNoGradient) {
+  auto r = test::SymbolicGradients("floordiv", {RandomF64({3}, 1, 2), RandomF64({3}, 1, 2)}, {}, RandomF64({3}));
+  test::ExpectError(r, Code::kInvalidArgument,
+                    "every path from it to the result passes through an op that has no gradient");
+}
+
+// x % y = x - floor(x / y) * y: dz for x, -dz * floor(x / y) for y, worked
+// by hand: floor(7.5 / 2) = 3, floor(-7.5 / 2) = -4, floor(7.5 / -2) = -4.
+TEST(CwiseBinaryGrad, ModSlopesAreOneAndMinusTheQuotient) {
+  const Tensor x = test::MakeTensorOf(DType::kF64, {7.5, -7.5, 7.5}, {3});
+  const Tensor y = test::MakeTensorOf(DType::kF64, {2, 2, -2}, {3});
+  const Tensor dz = test::MakeTensorOf(DType::kF64, {1, 2, 3}, {3});
+  auto r = test::SymbolicGradients("mod", {x, y}, {}, dz);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ExpectTensorNear((*r)[0], {1, 2, 3}, {3});
+  ExpectTensorNear((*r)[1], {-3, 8, 12}, {3});
 }
 
 }  // namespace
