@@ -81,7 +81,9 @@ expr       : andExpr ('or' andExpr)* ;
 andExpr    : notExpr ('and' notExpr)* ;
 notExpr    : 'not' notExpr | comparison ;
 // Chains like a < b < c are rejected by the AST builder with a hint.
-comparison : arith (('<' | '<=' | '>' | '>=' | '==' | '!=') arith)* ;
+comparison : arith (compOp arith)* ;
+// `in` and `not in` test membership in a host list, dict, string or range.
+compOp     : '<' | '<=' | '>' | '>=' | '==' | '!=' | 'in' | 'not' 'in' ;
 arith      : term (('+' | '-') term)* ;
 term       : factor (('*' | '/' | '//' | '%' | '@') factor)* ;
 // Unary minus binds looser than ** on its right: -x**2 == -(x**2), 2**-1 ok.

@@ -18,6 +18,8 @@ const char* BinaryOpSymbol(BinaryOp op) {
     case BinaryOp::kGe: return ">=";
     case BinaryOp::kEq: return "==";
     case BinaryOp::kNe: return "!=";
+    case BinaryOp::kIn: return "in";
+    case BinaryOp::kNotIn: return "not in";
     case BinaryOp::kAnd: return "and";
     case BinaryOp::kOr: return "or";
   }

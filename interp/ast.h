@@ -44,6 +44,7 @@ enum class UnaryOp { kNeg, kPos, kNot };
 enum class BinaryOp {
   kAdd, kSub, kMul, kDiv, kFloorDiv, kMod, kMatMul, kPow,
   kLt, kLe, kGt, kGe, kEq, kNe,
+  kIn, kNotIn,  // membership in host containers
   kAnd, kOr,  // short-circuit on host values
 };
 

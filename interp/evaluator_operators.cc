@@ -29,6 +29,8 @@ const char* OpNameFor(BinaryOp op) {
     case BinaryOp::kNe: return "not_equal";
     case BinaryOp::kAnd: return "logical_and";
     case BinaryOp::kOr: return "logical_or";
+    case BinaryOp::kIn:
+    case BinaryOp::kNotIn: break;  // no op: membership is a host test
   }
   return "?";
 }
@@ -84,6 +86,49 @@ Status CheckOperands(BinaryOp op, const Value& a, const Value& b) {
                          converted.status().message());
 }
 
+// `item in container`, as Python: an equal item of a list, a key of a dict,
+// a substring of a string, a number of a range, an element of a host tensor.
+Result<bool> Contains(const Value& container, const Value& item) {
+  switch (container.kind()) {
+    case ValueKind::kList:
+      for (const Value& x : container.as_list().items) {
+        if (HostEquals(x, item)) return true;
+      }
+      return false;
+    case ValueKind::kDict: {
+      if (item.is(ValueKind::kList) || item.is(ValueKind::kDict)) return false;
+      return container.as_dict().Find(item) != nullptr;
+    }
+    case ValueKind::kString:
+      if (!item.is(ValueKind::kString)) {
+        return InvalidArgument("'in <string>' needs a string on the left, not {}", Describe(item));
+      }
+      return container.as_string().find(item.as_string()) != std::string::npos;
+    case ValueKind::kRange: {
+      std::optional<int64_t> n = AsHostInt(item);
+      if (!n) return false;
+      const Range& r = container.as_range();
+      int64_t size = r.size();
+      if (size == 0) return false;
+      __int128 offset = static_cast<__int128>(*n) - r.start;
+      return offset % r.step == 0 && offset / r.step >= 0 && offset / r.step < size;
+    }
+    case ValueKind::kTensor: {
+      const Tensor& t = container.as_tensor();
+      for (int64_t i = 0; i < t.num_elements(); ++i) {
+        if (HostEquals(TensorElement(t, i), item)) return true;
+      }
+      return false;
+    }
+    default:
+      if (container.is_graph() || item.is_graph()) {
+        return InvalidArgument("'in' tests host values; run(...) the graph tensor first");
+      }
+      return InvalidArgument("'in' needs a list, dict, string, range or host tensor on the right, not {}",
+                             Describe(container));
+  }
+}
+
 CallArgs Args(const Value& a, const Value& b) {
   CallArgs args;
   args.Add(a);
@@ -94,6 +139,11 @@ CallArgs Args(const Value& a, const Value& b) {
 }  // namespace
 
 Result<Value> Evaluator::Binary(BinaryOp op, const Value& a, const Value& b, const SourceSpan& span) {
+  if (op == BinaryOp::kIn || op == BinaryOp::kNotIn) {
+    auto found = Contains(b, a);
+    if (!found.ok()) return Status(found.status()).WithSpan(span);
+    return Value::Bool(*found == (op == BinaryOp::kIn));
+  }
   if (IsHostScalar(a) && IsHostScalar(b)) {
     auto r = HostBinary(op, a, b);
     if (!r.ok()) return Status(r.status()).WithSpan(span);

@@ -417,11 +417,24 @@ Result<ast::ExprPtr> AstBuilder::BuildNot(TfgParser::NotExprContext* ctx) {
 
 // comparison : arith (('<' | '<=' | '>' | '>=' | '==' | '!=') arith)*
 // Python reads a < b < c as a chain; rather than silently differ, refuse it.
+// compOp : '<' | '<=' | '>' | '>=' | '==' | '!=' | 'in' | 'not' 'in'
 Result<ast::ExprPtr> AstBuilder::BuildComparison(TfgParser::ComparisonContext* ctx) {
   if (ctx->arith().size() > 2) {
     return SyntaxError("comparisons cannot be chained; write 'a < b and b < c'", Span(ctx));
   }
-  return FoldBinary(ctx, &AstBuilder::BuildArith);
+  TFG_ASSIGN_OR_RETURN(ast::ExprPtr lhs, BuildArith(ctx->arith(0)));
+  if (ctx->arith().size() == 1) return lhs;
+  TfgParser::CompOpContext* op = ctx->compOp(0);
+  std::optional<ast::BinaryOp> kind = op->KW_NOT() != nullptr ? ast::BinaryOp::kNotIn
+                                      : op->KW_IN() != nullptr ? ast::BinaryOp::kIn
+                                                               : BinaryOpOf(op->getStart()->getType());
+  if (!kind) return Internal("parser: unknown comparison operator");
+  TFG_ASSIGN_OR_RETURN(ast::ExprPtr rhs, BuildArith(ctx->arith(1)));
+  if (std::max(MeasureDepth(lhs.get(), kMaxAstDepth), MeasureDepth(rhs.get(), kMaxAstDepth)) + 1 > kMaxAstDepth) {
+    return SyntaxError(fmt::format("expression nested too deeply (the limit is {} levels)", kMaxAstDepth), Span(ctx));
+  }
+  SourceSpan span = Join(lhs->span, rhs->span);
+  return MakeExpr<ast::Binary>(std::move(span), *kind, std::move(lhs), std::move(rhs));
 }
 
 // arith : term (('+' | '-') term)*

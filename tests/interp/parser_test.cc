@@ -285,6 +285,15 @@ TEST(ParserTest, Assignments) {
   EXPECT_EQ(P("x[0] += 1"), "(+= (index x 0) 1)");
 }
 
+TEST(ParserTest, MembershipTests) {
+  EXPECT_EQ(P("k in d"), "(in k d)");
+  EXPECT_EQ(P("k not in d"), "(not in k d)");
+  EXPECT_EQ(P("not k in d"), "(not (in k d))");
+  EXPECT_EQ(P("a + 1 in l and b"), "(and (in (+ a 1) l) b)");
+  EXPECT_EQ(P("for x in l { x in l }"), "(for x l {(in x l)})");
+  EXPECT_EQ(E("a in b in c"), "1:1: comparisons cannot be chained; write 'a < b and b < c'");
+}
+
 TEST(ParserTest, CommaSeparatedValuesMakeAList) {
   EXPECT_EQ(P("a, b = b, a"), "(= a b [b a])");
   EXPECT_EQ(P("x = 1, 2"), "(= x [1 2])");
