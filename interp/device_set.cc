@@ -7,14 +7,14 @@
 namespace tfg {
 
 std::string LocalDeviceName(const std::string& type, int index) {
-  return fmt::format("/job:localhost/replica:0/task:0/device:{}:{}", type, index);
+  return fmt::format("/job:{}/replica:0/task:0/device:{}:{}", kLocalJob, type, index);
 }
 
 void DeviceSet::Add(Device* device) {
   auto spec = DeviceSpec::Parse(device->name());
   DeviceSpec s = spec.ok() ? *spec : DeviceSpec();
   // A device name leaves nothing open: missing parts are this process's.
-  if (s.job.empty()) s.job = "localhost";
+  if (s.job.empty()) s.job = kLocalJob;
   if (!s.replica) s.replica = 0;
   if (!s.task) s.task = 0;
   if (s.type.empty()) s.type = std::string(DeviceTypeName(device->type()));
@@ -28,10 +28,13 @@ void DeviceSet::AddOwned(std::unique_ptr<Device> device) {
   owned_.push_back(std::move(device));
 }
 
+// This process's devices by type and index; a cluster task's in full, as
+// one is told from another only by its job and task.
 std::string DeviceSet::ShortNames() const {
   std::string out;
   for (const DeviceSpec& s : specs_) {
     if (!out.empty()) out += ", ";
+    if (s.job != kLocalJob) out += fmt::format("/job:{}/task:{}/device:", s.job, *s.task);
     out += fmt::format("{}:{}", s.type, *s.id);
   }
   return out;
@@ -60,8 +63,10 @@ Result<std::vector<int>> DeviceSet::Matching(const DeviceSpec& request) const {
     return Error(Code::kUnavailable, "no CUDA device available for {} ({}; devices: {})", request.ToString(), why,
                  ShortNames());
   }
-  return InvalidArgument("no device matches {} (devices: {}; --local-devices cpu=N makes more)", request.ToString(),
-                         ShortNames());
+  // --local-devices makes more of this process's devices only.
+  const bool local = request.job.empty() || request.job == kLocalJob;
+  return InvalidArgument("no device matches {} (devices: {}{})", request.ToString(), ShortNames(),
+                         local ? "; --local-devices cpu=N makes more" : "");
 }
 
 }  // namespace tfg

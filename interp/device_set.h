@@ -28,6 +28,9 @@ class LocalCpuDevice final : public Device {
   Device* shared_;
 };
 
+// The job of this process's own devices (a cluster's tasks have theirs).
+inline constexpr const char* kLocalJob = "localhost";
+
 // "/job:localhost/replica:0/task:0/device:cpu:N".
 std::string LocalDeviceName(const std::string& type, int index);
 
@@ -44,7 +47,8 @@ class DeviceSet {
   Device* device(int i) const { return devices_[i]; }
   const DeviceSpec& spec(int i) const { return specs_[i]; }
   const std::vector<Device*>& devices() const { return devices_; }
-  // "cpu:0, cpu:1": the short names, for messages.
+  // "cpu:0, cpu:1, /job:ps/task:0/device:cpu:0": the short names, for
+  // messages.
   std::string ShortNames() const;
 
   // The indices of the devices a (possibly partial) request allows; an

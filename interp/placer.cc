@@ -96,7 +96,7 @@ void KeepUnnamedJobsLocal(const Graph& g, const DeviceSet& devices, const std::v
     if (names_job[group]) continue;
     std::vector<int> local;
     for (int d : group_allowed[group]) {
-      if (devices.spec(d).job == "localhost") local.push_back(d);
+      if (devices.spec(d).job == kLocalJob) local.push_back(d);
     }
     if (!local.empty()) group_allowed[group] = std::move(local);
   }

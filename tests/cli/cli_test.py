@@ -376,6 +376,14 @@ class CliTest(unittest.TestCase):
         self.assertIn(path + ":1:36: note: 'placeholder' asks for /device:cpu:1 here", r.stderr)
         self.assertEqual(r.stdout, "")
 
+    def test_check_names_the_cluster_devices_when_none_matches(self):
+        path = self.script('cluster({"ps": ["tcp://127.0.0.1:7001"], "worker": ["tcp://127.0.0.1:7002"]})\n'
+                           'with device("/job:worker/task:5") { a = constant(1.0) * 2.0 }\n')
+        r = run("check", path)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("error: cannot place 'constant': no device matches /job:worker/task:5 (devices: cpu:0, "
+                      "/job:ps/task:0/device:cpu:0, /job:worker/task:0/device:cpu:0)\n", r.stderr)
+
     def test_graph_dot(self):
         path = self.script('a = placeholder(f32, [2], name="input_a")\nb = a * a\n')
         for args in (["graph", path, "--dot"], ["graph", "--dot", path], ["graph", path]):
