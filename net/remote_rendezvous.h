@@ -23,8 +23,9 @@
 namespace tfg::net {
 
 // "/job:worker/replica:0/task:1" of a full device name (the part before
-// "/device:"); the name itself when it has no device part.
-// A view into `device`.
+// "/device:"); the name itself when it has no device part. A view into
+// `device`: every received transfer asks, and the name is too long to copy
+// without a heap allocation.
 std::string_view TaskOf(std::string_view device);
 
 class NetRendezvous final : public Rendezvous {
