@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstring>
 
+#include "ops/framework/dtype_traits.h"
 #include "ops/framework/op_registry.h"
 
 namespace tfg {
@@ -40,12 +41,14 @@ uint64_t LoadBits(const unsigned char* p, int bytes, bool little_endian) {
 template <typename T>
 T FromBits(uint64_t bits, const RawSource& source) {
   if (source.bytes == 0) {
-    if constexpr (sizeof(T) == 4) return std::bit_cast<T>(static_cast<uint32_t>(bits));
+    if constexpr (sizeof(T) == 2) return std::bit_cast<T>(static_cast<uint16_t>(bits));  // f16
+    else if constexpr (sizeof(T) == 4) return std::bit_cast<T>(static_cast<uint32_t>(bits));
     else return std::bit_cast<T>(bits);
   }
   int64_t v = static_cast<int64_t>(bits);
   if (source.is_signed && (bits >> (8 * source.bytes - 1)) & 1) v -= int64_t{1} << (8 * source.bytes);
-  return static_cast<T>(v);
+  if constexpr (std::is_same_v<T, half>) return static_cast<half>(static_cast<float>(v));
+  else return static_cast<T>(v);
 }
 
 class DecodeRawKernel : public OpKernel {
@@ -77,6 +80,7 @@ class DecodeRawKernel : public OpKernel {
     dims.push_back(n);
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape(dims)));
     switch (out_type_) {
+      case DType::kF16: Fill<half>(in, n, width, *out); break;
       case DType::kF32: Fill<float>(in, n, width, *out); break;
       case DType::kF64: Fill<double>(in, n, width, *out); break;
       case DType::kI32: Fill<int32_t>(in, n, width, *out); break;
@@ -118,7 +122,7 @@ Status DecodeRawShape(ShapeContext& c) {
 
 TFG_REGISTER_OP(OpDefBuilder("decode_raw")
                     .Input("bytes", "string")
-                    .TypeAttr("out_type", {DType::kF32, DType::kF64, DType::kI32, DType::kI64})
+                    .TypeAttr("out_type", {DType::kF16, DType::kF32, DType::kF64, DType::kI32, DType::kI64})
                     .Attr("little_endian", AttrType::kBool, true, "byte order of multi-byte elements")
                     .Attr("source", AttrType::kString, std::string(),
                           "stored element type: \"\" (out_type's own), \"u8\", \"i8\", \"u16\", \"i16\"")

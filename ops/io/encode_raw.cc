@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 
+#include "ops/framework/dtype_traits.h"
 #include "ops/framework/op_registry.h"
 
 namespace tfg {
@@ -30,7 +31,8 @@ void AppendBits(std::string& out, uint64_t bits, int bytes) {
 
 template <typename T>
 uint64_t OwnBits(T v) {
-  if constexpr (sizeof(T) == 4) return std::bit_cast<uint32_t>(v);
+  if constexpr (sizeof(T) == 2) return std::bit_cast<uint16_t>(v);  // f16: IEEE binary16
+  else if constexpr (sizeof(T) == 4) return std::bit_cast<uint32_t>(v);
   else return std::bit_cast<uint64_t>(v);
 }
 
@@ -70,6 +72,7 @@ class EncodeRawKernel : public OpKernel {
     if (!dims.empty()) dims.pop_back();
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape(dims)));
     switch (in.dtype()) {
+      case DType::kF16: return Encode<half>(in, dest_, *out);
       case DType::kF32: return Encode<float>(in, dest_, *out);
       case DType::kF64: return Encode<double>(in, dest_, *out);
       case DType::kI32: return Encode<int32_t>(in, dest_, *out);
@@ -99,7 +102,7 @@ Status EncodeRawShape(ShapeContext& c) {
 
 TFG_REGISTER_OP(OpDefBuilder("encode_raw")
                     .Input("values", "T")
-                    .TypeAttr("T", {DType::kF32, DType::kF64, DType::kI32, DType::kI64})
+                    .TypeAttr("T", {DType::kF16, DType::kF32, DType::kF64, DType::kI32, DType::kI64})
                     .Attr("dest", AttrType::kString, std::string(),
                           "stored element type: \"\" (the input's own), \"u8\", \"i8\", \"u16\", \"i16\"")
                     .Output("bytes", "string")

@@ -50,6 +50,16 @@ TEST(DecodeRaw, StringsOfDifferentLengthsAreAnError) {
               "string 0 has 3 bytes, not a whole number of 4-byte elements");
 }
 
+// IEEE binary16 (NumPy's '<f2'): 1.0 is 0x3C00, -2.0 is 0xC000, 65504 is 0x7BFF.
+TEST(DecodeRaw, HalfFloats) {
+  Tensor le = MakeStrings({std::string("\x00\x3c\x00\xc0\xff\x7b", 6)}, {});
+  ExpectTensorNear(Eval("decode_raw", {le}, RawAttrs(DType::kF16)), {1.0, -2.0, 65504.0}, {3}, 0);
+  Tensor be = MakeStrings({std::string("\x3c\x00", 2)}, {});
+  ExpectTensorNear(Eval("decode_raw", {be}, RawAttrs(DType::kF16, false)), {1.0}, {1}, 0);
+  Tensor bytes = MakeStrings({std::string("\xff\x02", 2)}, {});
+  ExpectTensorNear(Eval("decode_raw", {bytes}, RawAttrs(DType::kF16, true, "u8")), {255.0, 2.0}, {2}, 0);
+}
+
 TEST(DecodeRaw, UnknownSourceIsRefused) {
   ExpectError(RunOp("decode_raw", {MakeStrings({"a"}, {})}, RawAttrs(DType::kF32, true, "u4")),
               Code::kInvalidArgument, "source must be");
@@ -71,6 +81,13 @@ TEST(EncodeRaw, BytesOfEachRowAndTheRoundTrip) {
   Tensor i16 = MakeTensor<int32_t>({-2, 258}, {2});
   ExpectTensorEq<std::string>(Eval("encode_raw", {i16}, {{"dest", std::string("i16")}}),
                               {std::string("\xfe\xff\x02\x01", 4)}, {});
+}
+
+// f16 as its binary16 bits (NumPy: np.float16([1, -2, 65504]).tobytes()).
+TEST(EncodeRaw, HalfFloats) {
+  Tensor h = MakeTensorOf(DType::kF16, {1.0, -2.0, 65504.0}, {3});
+  ExpectTensorEq<std::string>(Eval("encode_raw", {h}, {{"dest", std::string("")}}),
+                              {std::string("\x00\x3c\x00\xc0\xff\x7b", 6)}, {});
 }
 
 TEST(EncodeRaw, ValuesOutsideTheDestinationAreAnError) {
