@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "interp/builtins.h"
@@ -129,6 +130,13 @@ Result<Value> RangeBuiltin(Evaluator& ev, BoundArgs& args) {
     if (parts.size() == 3) r.step = *AsHostInt(parts[2]);
   }
   if (r.step == 0) return Fail(args, "step cannot be zero");
+  // Its length must be an int, for len(), indexing and loops.
+  const __int128 span = static_cast<__int128>(r.stop) - r.start;
+  const __int128 step = r.step;
+  const __int128 count = (span > 0) != (step > 0) ? 0 : (span + step - (step > 0 ? 1 : -1)) / step;
+  if (count > std::numeric_limits<int64_t>::max()) {
+    return Fail(args, "a range of more than 9223372036854775807 numbers");
+  }
   return Value::RangeOf(r);
 }
 
