@@ -191,11 +191,20 @@ Result<Value> DictPart(BoundArgs& args, int part) {
   return Value::NewList(std::move(out));
 }
 
-// The items of a host sequence, for enumerate and zip.
+// The items of a host sequence, for enumerate, zip and list.
 Result<std::vector<Value>> Items(const BoundArgs& args, const Value& v) {
   switch (v.kind()) {
     case ValueKind::kList: return v.as_list().items;
     case ValueKind::kRange: {
+      // Each number becomes a value: a range too long to hold is refused
+      // rather than eating all memory.
+      constexpr int64_t kMaxItems = int64_t{1} << 31;
+      if (v.as_range().size() > kMaxItems) {
+        return Status(Code::kResourceExhausted,
+                      fmt::format("{}(): {} numbers are too many to hold in a list", args.def->name,
+                                  v.as_range().size()),
+                      args.span);
+      }
       std::vector<Value> out;
       for (int64_t i = 0; i < v.as_range().size(); ++i) out.push_back(Value::Int(v.as_range().at(i)));
       return out;
@@ -209,6 +218,23 @@ Result<std::vector<Value>> Items(const BoundArgs& args, const Value& v) {
     default: break;
   }
   return Fail(args, "cannot iterate over " + Describe(v));
+}
+
+// list(x): a new list of x's items, as Python's list(): a list's items, a
+// range's numbers, a string's characters, a dict's keys, a host tensor's
+// rows; list() is [].
+Result<Value> ListOf(Evaluator&, BoundArgs& args) {
+  const Value& v = args[0];
+  if (v.is_none()) return Value::NewList({});
+  std::vector<Value> out;
+  if (v.is(ValueKind::kString)) {
+    for (std::string_view c : Characters(v.as_string())) out.push_back(Value::Str(std::string(c)));
+  } else if (v.is(ValueKind::kDict)) {
+    for (const auto& [k, item] : v.as_dict().entries()) out.push_back(k);
+  } else {
+    TFG_ASSIGN_OR_RETURN(out, Items(args, v));
+  }
+  return Value::NewList(std::move(out));
 }
 
 Result<Value> Enumerate(Evaluator&, BoundArgs& args) {
@@ -276,6 +302,10 @@ const BuiltinRegistrar kCoreBuiltins({
     {"items", {Req("dict")}, "The dict's [key, value] pairs, in insertion order.",
      [](Evaluator&, BoundArgs& a) { return DictPart(a, 2); }},
     {"enumerate", {Req("items"), Opt("start", Value::Int(0))}, "[[start, x0], [start + 1, x1], ...].", Enumerate},
+    {"list", {Opt("items", Value())},
+     "A new list of the items: a list's, a range's numbers, a string's characters, a dict's keys, a host "
+     "tensor's rows; list() is [].",
+     ListOf},
     {"zip", {}, "[[a0, b0], [a1, b1], ...], as long as the shortest argument.", Zip, true},
 });
 
