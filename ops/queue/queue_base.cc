@@ -2,6 +2,8 @@
 
 #include <fmt/ranges.h>
 
+#include <iterator>
+
 #include "ops/queue/tuple_batch.h"
 
 namespace tfg {
@@ -229,11 +231,11 @@ bool QueueBase::ProgressDequeues(Finished& finished) {
     const int64_t size = static_cast<int64_t>(elements_.size());
     const int64_t ready = closed_ ? size : size - min_after_dequeue();
     if (ready >= w.n) {
-      FinishDequeue(w, TakeElements(w.n), finished);
+      FinishDequeue(w, TakeForDequeue(w.n, w.batch), finished);
     } else if (closed_ && enqueues_.empty()) {
       // Nothing more can arrive.
       if (w.allow_smaller && size > 0) {
-        FinishDequeue(w, TakeElements(size), finished);
+        FinishDequeue(w, TakeForDequeue(size, w.batch), finished);
       } else {
         const std::string what = w.batch ? fmt::format("{} requested", w.n) : "one requested";
         FinishDequeue(w,
@@ -258,6 +260,16 @@ std::vector<QueueBase::Tuple> QueueBase::TakeElements(int64_t n) {
     elements_.erase(elements_.begin() + static_cast<std::ptrdiff_t>(at));
   }
   return out;
+}
+
+Result<std::vector<QueueBase::Tuple>> QueueBase::TakeForDequeue(int64_t n, bool batch) {
+  std::vector<Tuple> taken = TakeElements(n);
+  if (!batch) return taken;
+  Status s = queue::CheckStackable(taken, pads(), "queue '" + name() + "'");
+  if (s.ok()) return taken;
+  // Back at the front, in the order they were taken.
+  elements_.insert(elements_.begin(), std::make_move_iterator(taken.begin()), std::make_move_iterator(taken.end()));
+  return s;
 }
 
 // Batches are stacked outside the lock, in the completing callback.

@@ -95,6 +95,9 @@ class QueueBase : public QueueInterface, public std::enable_shared_from_this<Que
   bool ProgressEnqueues(Finished& finished);
   bool ProgressDequeues(Finished& finished);
   std::vector<Tuple> TakeElements(int64_t n);
+  // n elements for a dequeue (`batch`: to be stacked); elements that cannot
+  // be stacked are put back and the dequeue gets the error.
+  Result<std::vector<Tuple>> TakeForDequeue(int64_t n, bool batch);
   void FinishDequeue(DequeueWait& w, Result<std::vector<Tuple>> taken, Finished& finished);
   std::string DescribeLocked() const;
 

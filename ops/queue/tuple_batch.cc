@@ -86,6 +86,14 @@ Result<std::vector<Tuple>> Unbatch(const Tuple& batch, int64_t n) {
   return elements;
 }
 
+Status CheckStackable(const std::vector<Tuple>& elements, bool pad, const std::string& what) {
+  if (elements.empty()) return Status::OK();
+  for (size_t c = 0; c < elements[0].size(); ++c) {
+    TFG_RETURN_IF_ERROR(ElementShape(elements, c, pad, what).status());
+  }
+  return Status::OK();
+}
+
 Result<Tensor> Stack(const std::vector<Tuple>& elements, size_t c, bool pad, const std::string& what) {
   if (elements.empty()) return Internal("{}: nothing to batch", what);
   TFG_ASSIGN_OR_RETURN(std::vector<int64_t> block, ElementShape(elements, c, pad, what));

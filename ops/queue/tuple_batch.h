@@ -22,4 +22,9 @@ Result<std::vector<Tuple>> Unbatch(const Tuple& batch, int64_t n);
 // agree either way. `what` names the queue in errors.
 Result<Tensor> Stack(const std::vector<Tuple>& elements, size_t c, bool pad, const std::string& what);
 
+// The error Stack would give for some component of `elements`, checked
+// before they leave the queue so that a batch that cannot be made loses
+// nothing.
+Status CheckStackable(const std::vector<Tuple>& elements, bool pad, const std::string& what);
+
 }  // namespace tfg::queue
