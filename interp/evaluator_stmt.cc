@@ -96,12 +96,16 @@ Status Evaluator::Assign(const ast::Expr& target, Value value, const std::shared
 namespace {
 
 // The items `a, b = value` unpacks: a list's items, a range's numbers, a
-// host tensor's rows.
-Result<std::vector<Value>> Unpack(const Value& v) {
+// host tensor's rows. A range of other than `names` numbers is not made
+// into a list (it may be long): the count alone makes the error.
+Result<std::vector<Value>> Unpack(const Value& v, size_t names) {
   std::vector<Value> items;
   switch (v.kind()) {
     case ValueKind::kList: return v.as_list().items;
     case ValueKind::kRange:
+      if (v.as_range().size() != static_cast<int64_t>(names)) {
+        return InvalidArgument("cannot unpack {} values into {} names", v.as_range().size(), names);
+      }
       for (int64_t i = 0; i < v.as_range().size(); ++i) items.push_back(Value::Int(v.as_range().at(i)));
       return items;
     case ValueKind::kTensor: {
@@ -120,7 +124,7 @@ Result<std::vector<Value>> Unpack(const Value& v) {
 Status Evaluator::AssignAll(const std::vector<ast::ExprPtr>& targets, const Value& value, const SourceSpan& span,
                             const std::shared_ptr<Env>& env) {
   if (targets.size() == 1) return Assign(*targets[0], value, env);
-  auto items = Unpack(value);
+  auto items = Unpack(value, targets.size());
   if (!items.ok()) return Status(items.status()).WithSpan(span);
   if (items->size() != targets.size()) {
     return Status(Code::kInvalidArgument,
@@ -256,7 +260,7 @@ Result<Flow> Evaluator::ExecFor(const ast::For& s, const std::shared_ptr<Env>& e
     if (s.vars.size() == 1) {
       env->vars[s.vars[0]] = std::move(*item);
     } else {
-      auto parts = Unpack(*item);
+      auto parts = Unpack(*item, s.vars.size());
       if (!parts.ok()) return Status(parts.status()).WithSpan(s.span);
       if (parts->size() != s.vars.size()) {
         return Status(Code::kInvalidArgument,
