@@ -1,5 +1,7 @@
 // Indexing: Python-style on host lists, strings, ranges and dicts;
 // strided_slice (or gather, for a tensor index) on tensors.
+#include <limits>
+
 #include "interp/evaluator.h"
 #include "interp/value_convert.h"
 
@@ -23,23 +25,60 @@ Result<std::optional<int64_t>> SliceBound(const Value& v, const Sub& sub) {
   return SubError(sub, fmt::format("slice bounds must be host ints or none, got {}", Describe(v)));
 }
 
-// Python's slice.indices(n): the positions a slice selects.
-Result<std::vector<int64_t>> SlicePositions(const Sub& sub, int64_t n) {
+// Python's slice.indices(n): the first position, the bound and the step of
+// the positions a slice selects, and how many there are.
+struct SliceIndices {
+  int64_t begin = 0, end = 0, step = 1, count = 0;
+};
+
+Result<SliceIndices> Indices(const Sub& sub, int64_t n) {
   TFG_ASSIGN_OR_RETURN(auto start, SliceBound(sub.start, sub));
   TFG_ASSIGN_OR_RETURN(auto stop, SliceBound(sub.stop, sub));
   TFG_ASSIGN_OR_RETURN(auto step_opt, SliceBound(sub.step, sub));
-  int64_t step = step_opt.value_or(1);
-  if (step == 0) return SubError(sub, "slice step cannot be zero");
+  SliceIndices s;
+  s.step = step_opt.value_or(1);
+  if (s.step == 0) return SubError(sub, "slice step cannot be zero");
   auto clamp = [&](std::optional<int64_t> v, int64_t dflt, int64_t lo, int64_t hi) {
     if (!v) return dflt;
-    int64_t x = *v < 0 ? *v + n : *v;
-    return std::clamp(x, lo, hi);
+    __int128 x = *v < 0 ? static_cast<__int128>(*v) + n : *v;
+    return static_cast<int64_t>(std::clamp<__int128>(x, lo, hi));
   };
-  int64_t b = step > 0 ? clamp(start, 0, 0, n) : clamp(start, n - 1, -1, n - 1);
-  int64_t e = step > 0 ? clamp(stop, n, 0, n) : clamp(stop, -1, -1, n - 1);
+  s.begin = s.step > 0 ? clamp(start, 0, 0, n) : clamp(start, n - 1, -1, n - 1);
+  s.end = s.step > 0 ? clamp(stop, n, 0, n) : clamp(stop, -1, -1, n - 1);
+  const __int128 span = s.step > 0 ? static_cast<__int128>(s.end) - s.begin : static_cast<__int128>(s.begin) - s.end;
+  const __int128 stride = s.step > 0 ? s.step : -static_cast<__int128>(s.step);
+  s.count = span <= 0 ? 0 : static_cast<int64_t>((span + stride - 1) / stride);
+  return s;
+}
+
+Result<std::vector<int64_t>> SlicePositions(const Sub& sub, int64_t n) {
+  TFG_ASSIGN_OR_RETURN(SliceIndices s, Indices(sub, n));
   std::vector<int64_t> out;
-  for (int64_t i = b; step > 0 ? i < e : i > e; i += step) out.push_back(i);
+  for (int64_t k = 0, i = s.begin; k < s.count; ++k, i += s.step) out.push_back(i);
   return out;
+}
+
+// A slice of a range is a range, as in Python (range(10**18)[1:] is not
+// made into a list of its numbers).
+Result<Value> SliceRange(const Range& r, const Sub& sub) {
+  TFG_ASSIGN_OR_RETURN(SliceIndices s, Indices(sub, r.size()));
+  Range out;
+  if (__builtin_mul_overflow(r.step, s.step, &out.step)) return SubError(sub, "the sliced range's step overflows");
+  auto fits = [](__int128 v) {
+    return v >= std::numeric_limits<int64_t>::min() && v <= std::numeric_limits<int64_t>::max();
+  };
+  // Python's bounds, start + begin * step and start + end * step, where they
+  // fit; else the first number and just past the last.
+  const __int128 first = static_cast<__int128>(r.start) + static_cast<__int128>(s.begin) * r.step;
+  out.start = fits(first) ? static_cast<int64_t>(first) : r.start;  // fits whenever count > 0
+  const __int128 bound = static_cast<__int128>(r.start) + static_cast<__int128>(s.end) * r.step;
+  const __int128 past_last = s.count == 0 ? static_cast<__int128>(out.start)
+                                          : static_cast<__int128>(out.start) +
+                                                static_cast<__int128>(s.count - 1) * out.step + (out.step > 0 ? 1 : -1);
+  const __int128 stop = fits(bound) ? bound : past_last;
+  if (!fits(stop)) return SubError(sub, "the sliced range does not fit 64-bit ints");
+  out.stop = static_cast<int64_t>(stop);
+  return Value::RangeOf(out);
 }
 
 Result<int64_t> Position(const Sub& sub, int64_t n, const char* what) {
@@ -67,6 +106,7 @@ Result<Value> IndexSequence(const Value& obj, const Sub& sub) {
     TFG_ASSIGN_OR_RETURN(int64_t p, Position(sub, n, KindName(obj.kind())));
     return element(p);
   }
+  if (obj.is(ValueKind::kRange)) return SliceRange(obj.as_range(), sub);
   TFG_ASSIGN_OR_RETURN(std::vector<int64_t> positions, SlicePositions(sub, n));
   if (obj.is(ValueKind::kString)) {
     std::string out;
