@@ -137,7 +137,7 @@ TEST(EvaluatorTest, TryExcept) {
 
 TEST(EvaluatorTest, IndexingHostValues) {
   EXPECT_EQ(Output("l = [1, 2, 3, 4]\nprint(l[-1], l[1:3], l[::-2], \"hello\"[1:4], range(10)[2:8:3])"),
-            "4 [2, 3] [4, 2] ell [2, 5]\n");
+            "4 [2, 3] [4, 2] ell range(2, 8, 3)\n");
   EXPECT_EQ(Output("d = {}\nd[\"k\"] = 1\nd[\"k\"] += 1\nl = [0]\nl[0] = 5\nprint(d, l)"), "{\"k\": 2} [5]\n");
   Outcome o = RunScript("d = {\"a\": 1}\nprint(d[\"b\"])\n");
   EXPECT_EQ(o.status.code(), Code::kNotFound);
