@@ -122,18 +122,22 @@ Result<std::vector<Tensor>> CheckModeResults(const std::vector<Output>& outputs)
 }
 
 // Classic TF1 mistake: building nodes inside the training loop. Warn once
-// when the graph keeps growing between runs.
-void CheckGraphGrowth(Evaluator& ev) {
+// when the graph keeps growing between runs of the same run() line.
+void CheckGraphGrowth(Evaluator& ev, const SourceSpan& run_span) {
   constexpr int kStreak = 3;
   auto& h = ev.run_history();
   int64_t version = ev.graph().version();
   if (h.runs > 0 && version > h.last_version) {
-    // Straight-line code also grows the graph between runs; a loop grows it
-    // from the same place every time.
+    // Straight-line code also grows the graph between runs, and can add
+    // nodes with the same span each time (a gradient's carry its forward
+    // op's); a loop grows it from the same place before the same run().
     // The file by identity, not path: each REPL entry is a file of its own,
     // all named <stdin> and starting at line 1.
     const SourceSpan& where = ev.graph().node(ev.graph().num_nodes() - 1)->span();
-    std::string site = fmt::format("{}:{}:{}", static_cast<const void*>(where.file.get()), where.line, where.col);
+    auto place = [](const SourceSpan& s) {
+      return fmt::format("{}:{}:{}", static_cast<const void*>(s.file.get()), s.line, s.col);
+    };
+    const std::string site = place(where) + " " + place(run_span);
     h.growth_streak = site == h.last_growth_site ? h.growth_streak + 1 : 1;
     h.last_growth_site = site;
     if (h.growth_streak >= kStreak && !h.warned) {
@@ -161,7 +165,7 @@ Result<Value> RunFetches(Evaluator& ev, const Value& fetches, const Value& feed,
   FetchPlan plan;
   TFG_RETURN_IF_ERROR(Collect(fetches, plan, span));
   TFG_ASSIGN_OR_RETURN(auto feeds, Feeds(feed, span));
-  CheckGraphGrowth(ev);
+  CheckGraphGrowth(ev, span);
   std::vector<Tensor> results;
   if (ev.options().check_only) {
     for (const auto& [output, value] : feeds) {

@@ -152,7 +152,7 @@ class Evaluator {
     int64_t runs = 0;
     int64_t last_version = -1;
     int growth_streak = 0;
-    std::string last_growth_site;  // where the newest node came from at the last growth
+    std::string last_growth_site;  // where the newest node came from at the last growth, and the run() line
     bool warned = false;
   };
   RunHistory& run_history() { return run_history_; }
