@@ -61,7 +61,14 @@ Result<Value> Unconnected(Evaluator& ev, const BoundArgs& args, UnconnectedMode 
     case UnconnectedMode::kNone: return Value();
     case UnconnectedMode::kZero: {
       TFG_ASSIGN_OR_RETURN(Output o, ev.ToOutput(x, std::nullopt, args.spans[1]));
+      // As TensorFlow's zeros_like: a static shape makes zeros that do not
+      // read x, so a placeholder x need not be fed to fetch them.
       NodeSpec spec{"zeros_like", {o}, {}, {}, "gradients/zeros", "", args.span};
+      if (o.shape().fully_defined()) {
+        spec = NodeSpec{"zeros", {}, {}, {}, "gradients/zeros", "", args.span};
+        spec.attrs["shape"] = o.shape().dims();
+        spec.attrs["dtype"] = o.dtype();
+      }
       TFG_ASSIGN_OR_RETURN(Node * n, ev.AddNode(std::move(spec)));
       return Value::Graph(n->output(0));
     }
