@@ -58,6 +58,7 @@ struct Binder {
     const AttrDef* attr = op.FindAttr(name);
     if (name == "dtype" && !attr) attr = DTypeAlias(op);
     if (!attr || (attr->inferred && !IsTypeAttr(*attr))) return Unknown(name, span);
+    if (const AttrDef* sizes = SizesFor(*attr, v)) attr = sizes;
     size_t index = static_cast<size_t>(attr - op.attrs.data());
     if (attr_given[index]) return Repeated(name, span);
     attr_given[index] = true;
@@ -67,6 +68,34 @@ struct Binder {
       call.attrs[attr->name] = std::move(*converted);
     }
     return Status::OK();
+  }
+
+  // An output list's length given as a list (split(x, [1, 2]), as
+  // TensorFlow's num_or_size_splits): the list is the op's int-list attr
+  // `sizes`, and SetCountsFromSizes makes the length its size.
+  const AttrDef* SizesFor(const AttrDef& count, const Value& v) const {
+    bool is_list = v.is(ValueKind::kList) || v.is(ValueKind::kRange) ||
+                   (v.is(ValueKind::kTensor) && v.as_tensor().rank() == 1);
+    if (count.type != AttrType::kInt || !is_list) return nullptr;
+    bool counts_outputs = std::any_of(op.outputs.begin(), op.outputs.end(), [&](const ArgDef& out) {
+      return out.is_list && out.count_attr == count.name;
+    });
+    const AttrDef* sizes = op.FindAttr("sizes");
+    return counts_outputs && sizes && sizes->type == AttrType::kIntList ? sizes : nullptr;
+  }
+
+  // An output list's length not given, with `sizes` given: len(sizes).
+  void SetCountsFromSizes() {
+    const auto* sizes = FindAttr<std::vector<int64_t>>(call.attrs, "sizes");
+    if (!sizes) return;
+    for (const ArgDef& out : op.outputs) {
+      const AttrDef* count = out.is_list ? op.FindAttr(out.count_attr) : nullptr;
+      if (!count || count->type != AttrType::kInt) continue;
+      size_t index = static_cast<size_t>(count - op.attrs.data());
+      if (attr_given[index]) continue;
+      attr_given[index] = true;
+      call.attrs[count->name] = static_cast<int64_t>(sizes->size());
+    }
   }
 
   // The op names the variable by its shared name and container (attrs
@@ -174,6 +203,7 @@ Result<BoundOpCall> BindOpCall(const OpDef& op, const CallArgs& args, const Sour
       call.name = value.as_string();
     }
   }
+  binder.SetCountsFromSizes();
   TFG_RETURN_IF_ERROR(binder.CheckComplete(span));
   TFG_RETURN_IF_ERROR(binder.BindVariableTypes(span));
   return call;

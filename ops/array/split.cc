@@ -1,7 +1,9 @@
 // split(x, num, axis=0, sizes=[]): cuts x along `axis` into `num` tensors.
 // Without `sizes` the pieces are equal (the axis must divide by num). With
 // `sizes` (one entry may be -1: the rest of the axis) num must equal
-// len(sizes); the interpreter sets num from sizes when a script omits it.
+// len(sizes); the interpreter sets num from sizes when a script omits it,
+// and a list given for num is the sizes (split(x, [1, 2]), as TensorFlow's
+// num_or_size_splits).
 #include "ops/array/array_util.h"
 #include "ops/framework/gradients.h"
 #include "ops/framework/op_registry.h"
@@ -128,7 +130,8 @@ TFG_REGISTER_OP(OpDefBuilder("split")
                     .SetShapeFn(SplitShapeFn)
                     .SetGradFn(SplitGrad)
                     .Doc("Cuts x along `axis` into `num` pieces: equal ones, or of the given `sizes` (one size may "
-                         "be -1 for the rest). When sizes are given, num equals len(sizes)."));
+                         "be -1 for the rest). When sizes are given, num equals len(sizes) and may be left out; a list "
+                         "in num's place is the sizes, as TensorFlow's num_or_size_splits: split(x, [1, 2], axis=1)."));
 TFG_REGISTER_KERNEL(KernelDef("split", DeviceType::kCpu).Create<SplitKernel>());
 
 }  // namespace tfg
