@@ -41,6 +41,9 @@ Result<Output> RsqrtGrad(GradContext& g, Output dy, Output, Output y) { return g
 Result<Output> TanhGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("tanh_grad", {dy, y}); }
 Result<Output> SigmoidGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("sigmoid_grad", {dy, y}); }
 
+// sign' = 0 (TensorFlow's zeros, not "no gradient": grad(sum(sign(x)), x) is zeros_like(x)).
+Result<Output> ZeroGrad(GradContext& g, Output, Output x, Output) { return g.Op("zeros_like", {x}); }
+
 // dy * f'(x) where f' is the unary op `slope` (|x|' = sign(x), sin' = cos).
 template <const char* kSlope>
 Result<Output> SlopeGrad(GradContext& g, Output dy, Output x, Output) {
@@ -102,8 +105,8 @@ struct UnaryOp {
 const UnaryOp kUnaryOps[] = {
     {"neg", NumberFns<functor::Neg>(), false, 1, NegGrad, nullptr, "-x elementwise."},
     {"abs", NumberFns<functor::Abs>(), false, 1, SlopeGrad<kSign>, nullptr, "|x| elementwise."},
-    {"sign", NumberFns<functor::Sign>(), false, 1, nullptr, "piecewise constant: gradient is zero almost everywhere",
-     "-1, 0 or 1 by the sign of x (NaN stays NaN)."},
+    {"sign", NumberFns<functor::Sign>(), false, 1, ZeroGrad, nullptr,
+     "-1, 0 or 1 by the sign of x (NaN stays NaN). Its gradient is zero, as TensorFlow's."},
     {"square", NumberFns<functor::Square>(), false, 1, SquareGrad, nullptr, "x * x elementwise."},
     {"relu", NumberFns<functor::Relu>(), false, 1, ReluGrad, nullptr, "max(x, 0) elementwise."},
     {"exp", FloatFns<functor::Exp>(), true, 20, ExpGrad, nullptr, "e ** x elementwise."},

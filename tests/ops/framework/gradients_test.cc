@@ -197,12 +197,12 @@ TEST(AddGradients, NoGradientOpIsExplained) {
   Graph g;
   GraphBuilder b(g);
   Output x = b.Placeholder("x", {2});
-  Output loss = b.Op("sum", {b.Op("sign", {x}, {}, "s")});
+  Output loss = b.Op("sum", {b.Op("floor", {x}, {}, "s")});
   auto r = AddGradients(g, {loss}, {x}, {}, {});
   test::ExpectError(r, Code::kInvalidArgument, "grad: no gradient flows to 'x'");
   ASSERT_EQ(r.status().notes().size(), 2u);
   EXPECT_EQ(r.status().notes()[1].message,
-            "'s' (sign) passes no gradient: piecewise constant: gradient is zero almost everywhere");
+            "'s' (floor) passes no gradient: piecewise constant: gradient is zero almost everywhere");
 }
 
 TEST(AddGradients, RefusesNonFloatTensors) {

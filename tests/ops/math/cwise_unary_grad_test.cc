@@ -72,12 +72,15 @@ TEST(CwiseUnaryGrad, RoundingHasNoGradient) {
   }
 }
 
-TEST(CwiseUnaryGrad, SignHasNoGradient) {
-  auto r = test::SymbolicGradients("sign", {RandomF64({3})}, {}, RandomF64({3}));
-  test::ExpectError(r, Code::kInvalidArgument, "every path from it to the result passes through an op that has no");
-  ASSERT_EQ(r.status().notes().size(), 2u);
-  EXPECT_EQ(r.status().notes()[1].message,
-            "'sign' (sign) passes no gradient: piecewise constant: gradient is zero almost everywhere");
+// sign is piecewise constant; TensorFlow gives zeros (not "no gradient"),
+// also at 0 and whatever dy is.
+TEST(CwiseUnaryGrad, SignGradientIsZero) {
+  const Tensor x = MakeTensorOf(DType::kF64, {-2, -0.5, 0, 0.5, 2}, {5});
+  const Tensor dy = MakeTensorOf(DType::kF64, {1, 2, 3, 4, 5}, {5});
+  auto r = test::SymbolicGradients("sign", {x}, {}, dy);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].dtype(), DType::kF64);
+  ExpectTensorNear((*r)[0], {0, 0, 0, 0, 0}, {5}, 0);
 }
 
 }  // namespace
