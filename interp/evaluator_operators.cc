@@ -1,6 +1,7 @@
 // Operators: Python semantics on host scalars, ops on tensors (eager on host
 // tensors and lists, nodes on graph tensors).
 #include "interp/evaluator.h"
+#include "interp/string_format.h"
 #include "interp/value_arith.h"
 #include "interp/value_convert.h"
 
@@ -139,6 +140,11 @@ CallArgs Args(const Value& a, const Value& b) {
 }  // namespace
 
 Result<Value> Evaluator::Binary(BinaryOp op, const Value& a, const Value& b, const SourceSpan& span) {
+  if (op == BinaryOp::kMod && a.is(ValueKind::kString)) {
+    auto text = PercentFormat(a.as_string(), b);
+    if (!text.ok()) return Status(text.status()).WithSpan(span);
+    return Value::Str(std::move(*text));
+  }
   if (op == BinaryOp::kIn || op == BinaryOp::kNotIn) {
     auto found = Contains(b, a);
     if (!found.ok()) return Status(found.status()).WithSpan(span);
