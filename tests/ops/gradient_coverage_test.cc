@@ -63,6 +63,8 @@ std::vector<GradCase> UnaryCases() {
   }
   for (const char* op : {"log", "sqrt", "rsqrt", "log1p", "reciprocal"}) Add(cases, {{op, {Positive({2, 3})}}});
   Add(cases, {{"expm1", {R({2, 3}, -2, 2)}}});
+  // sign's zero gradient, away from its step at 0.
+  Add(cases, {{"sign", {Positive({2, 3})}}});
   return cases;
 }
 
