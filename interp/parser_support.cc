@@ -383,12 +383,34 @@ std::optional<std::string> SyntaxErrors::ExpectedSetMessage(const ParseIssue& is
   return fmt::format("expected {}, found {}", names, found);
 }
 
+namespace {
+
+// Python written out of habit: how tfg spells it, for the error at `index`.
+std::string PythonHint(const std::vector<Token*>& tokens, size_t index, bool inside_brackets) {
+  const Token* at = tokens[index];
+  const Token* before = index > 0 ? tokens[index - 1] : nullptr;
+  if (before != nullptr && before->getType() == TfgParser::NAME) {
+    if (before->getText() == "def") return "; functions are written 'fn name(args) { ... }'";
+    if (before->getText() == "lambda") return "; a lambda is written 'fn(x) { x * 2 }'";
+  }
+  if (at->getType() == TfgParser::COLON && !inside_brackets) return "; blocks go in braces: 'if c { ... }'";
+  if (at->getType() == TfgParser::KW_IF && before != nullptr && before->getType() != TfgParser::NEWLINE &&
+      before->getType() != TfgParser::SEMI && before->getType() != TfgParser::LBRACE &&
+      before->getType() != TfgParser::RBRACE) {
+    return "; there is no 'a if c else b': use an if statement, or where(c, a, b) on tensors";
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string SyntaxErrors::ParseMessage(const ParseIssue& issue) const {
   std::string found = Describe(tokens_[issue.token]);
+  std::string message = "unexpected " + found;
   if (issue.expected_known) {
-    if (auto message = ExpectedSetMessage(issue, found)) return *message;
+    if (auto expected = ExpectedSetMessage(issue, found)) message = *expected;
   }
-  return "unexpected " + found;
+  return message + PythonHint(tokens_, issue.token, InnermostOpen(issue.token).has_value());
 }
 
 // --------------------------------------------------------------- depth limits

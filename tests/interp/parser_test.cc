@@ -527,6 +527,18 @@ TEST(ParserErrorTest, SemanticChecks) {
   EXPECT_EQ(E("import \"my-lib.tfg\""), "1:8: cannot name a module after \"my-lib.tfg\"; add 'as NAME'");
 }
 
+TEST(ParserErrorTest, PythonHabitsGetAHint) {
+  EXPECT_EQ(E("if x > 0:\n  y = 1"), "1:9: expected '{', found ':'; blocks go in braces: 'if c { ... }'");
+  EXPECT_EQ(E("def f(x):"), "1:5: expected a newline or ';' after the statement, found name 'f'; functions are "
+                            "written 'fn name(args) { ... }'");
+  EXPECT_EQ(E("g = lambda x: x"), "1:12: expected a newline or ';' after the statement, found name 'x'; a lambda is "
+                                  "written 'fn(x) { x * 2 }'");
+  EXPECT_EQ(E("y = 1 if c else 2"), "1:7: expected a newline or ';' after the statement, found 'if'; there is no "
+                                    "'a if c else b': use an if statement, or where(c, a, b) on tensors");
+  EXPECT_EQ(E("if c { } if"), "1:10: expected a newline or ';' after the statement, found 'if'");
+  EXPECT_EQ(E("x = [1:2]"), "1:7: expected ',' or ']', found ':'");
+}
+
 TEST(ParserErrorTest, FirstErrorWins) {
   EXPECT_EQ(E("x = 1 2\ny = )"), "1:7: expected a newline or ';' after the statement, found number 2");
   EXPECT_EQ(E("x = )\ny = \"open"), "1:5: unexpected ')'");
