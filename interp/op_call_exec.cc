@@ -60,6 +60,17 @@ Result<Value> Evaluator::CallOpByName(const std::string& op, CallArgs args, cons
 }
 
 Result<Value> Evaluator::CallOp(const OpDef& op, CallArgs args, const SourceSpan& span) {
+  // where(cond) alone is TensorFlow's one-argument tf.where: the coordinates
+  // of cond's true elements, which op argwhere gives.
+  if (op.name == "where") {
+    size_t given = args.positional.size();
+    bool only_cond = true;
+    for (const auto& [name, v] : args.keywords) {
+      if (name == "cond") ++given;
+      else if (name != "name") only_cond = false;
+    }
+    if (only_cond && given == 1) return CallOpByName("argwhere", std::move(args), span);
+  }
   TFG_ASSIGN_OR_RETURN(BoundOpCall call, BindOpCall(op, args, span));
   TFG_ASSIGN_OR_RETURN(std::vector<InputDType> want, ResolveInputDTypes(call));
   bool eager = AllHost(call) && !AlwaysBuildsNode(op);

@@ -79,7 +79,9 @@ TFG_REGISTER_OP(OpDefBuilder("where")
                     .TypeAttr("T", AllTypes())
                     .SetShapeFn(BroadcastShapeFn)
                     .SetGradFn(WhereGrad)
-                    .Doc("Elementwise x where cond is true, else y; cond, x and y broadcast together."));
+                    .Doc("Elementwise x where cond is true, else y; cond, x and y broadcast together. where(cond) "
+                         "alone is argwhere(cond): the coordinates of the true elements, as TensorFlow's "
+                         "one-argument tf.where."));
 TFG_REGISTER_KERNEL(KernelDef("where", DeviceType::kCpu).Factory(CwiseFactory(SelectFns(), 2, /*dispatch_input=*/1)));
 
 }  // namespace
