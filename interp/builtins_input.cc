@@ -45,10 +45,13 @@ Result<Value> WriteRecords(Evaluator& ev, BoundArgs& args) {
 }
 
 // A column's default: a value in a list ([0.0], [""]) as it is, or a dtype
-// for a column without a default (an empty field is then an error).
+// (bare or in a list, [f32]) for a column without a default (an empty field
+// is then an error).
 Value ColumnDefault(const Value& d) {
-  if (!d.is(ValueKind::kDType)) return d;
-  return Value::HostTensor(Tensor(HostAllocator(), d.as_dtype(), TensorShape{0}));
+  const Value* dtype = &d;
+  if (d.is(ValueKind::kList) && d.as_list().items.size() == 1) dtype = &d.as_list().items[0];
+  if (!dtype->is(ValueKind::kDType)) return d;
+  return Value::HostTensor(Tensor(HostAllocator(), dtype->as_dtype(), TensorShape{0}));
 }
 
 Result<Value> DecodeCsv(Evaluator& ev, BoundArgs& args) {
@@ -89,7 +92,7 @@ const BuiltinRegistrar kInputBuiltins({
       Opt("use_quote_delim", Value::Bool(true))},
      "Splits CSV records (a string tensor) into one tensor per column, of the records' shape: "
      "a, b, c = decode_csv(lines, [[0.0], [0], [\"\"]]). Each column's dtype is its default's; an empty field "
-     "takes the default, or is an error when the default is a dtype (decode_csv(lines, [f32, [0]])). "
+     "takes the default, or is an error when the default is a dtype (decode_csv(lines, [f32, [0]]); [f32] too). "
      "A wrong field count or a malformed number is an error naming the record and column.",
      DecodeCsv},
 });
