@@ -95,7 +95,8 @@ Result<Value> AssertClose(Evaluator& ev, BoundArgs& args) {
     std::vector<int64_t> idx = Unravel(flat, *shape);
     double x = a.data<double>()[BroadcastOffset(a.shape(), idx)];
     double y = b.data<double>()[BroadcastOffset(b.shape(), idx)];
-    if (x == y) continue;  // also equal infinities
+    if (x == y) continue;                           // also equal infinities
+    if (std::isnan(x) && std::isnan(y)) continue;  // as NumPy's assert_allclose (equal_nan)
     double diff = std::fabs(x - y);
     if (diff <= tol + tol * std::fabs(y)) continue;
     ++bad;
@@ -107,12 +108,15 @@ Result<Value> AssertClose(Evaluator& ev, BoundArgs& args) {
   if (bad == 0) return Value();
   std::vector<int64_t> idx = Unravel(worst_at, *shape);
   std::string where = idx.empty() ? "" : " at index " + TensorShape(idx).ToString();
+  const double x = a.data<double>()[BroadcastOffset(a.shape(), idx)];
+  const double y = b.data<double>()[BroadcastOffset(b.shape(), idx)];
+  // A NaN against a number ranks above every difference, and shows as nan.
   std::string msg = fmt::format(
       "assert_close failed: {} of {} element{} differ by more than tol={} (+ tol*|b|); the largest difference is "
       "{}{} ({} vs {})\n  a = {}\n  b = {}",
-      bad, shape->num_elements(), shape->num_elements() == 1 ? "" : "s", FormatFloat(tol), FormatFloat(worst), where,
-      FormatFloat(a.data<double>()[BroadcastOffset(a.shape(), idx)]),
-      FormatFloat(b.data<double>()[BroadcastOffset(b.shape(), idx)]), Indent(Repr(args[0])), Indent(Repr(args[1])));
+      bad, shape->num_elements(), shape->num_elements() == 1 ? "" : "s", FormatFloat(tol),
+      FormatFloat(std::fabs(x - y)), where, FormatFloat(x), FormatFloat(y), Indent(Repr(args[0])),
+      Indent(Repr(args[1])));
   return Failed(args, msg);
 }
 
@@ -171,7 +175,8 @@ const BuiltinRegistrar kAssertBuiltins({
     {"assert", {{"cond", std::nullopt}, {"msg", Value::Str("")}},
      "Fails the script (exit 1) with msg unless cond is true.", Assert},
     {"assert_close", {{"a", std::nullopt}, {"b", std::nullopt}, {"tol", Value::Float(1e-6)}},
-     "Fails unless |a - b| <= tol + tol*|b| element-wise (shapes broadcast); prints both values.", AssertClose},
+     "Fails unless |a - b| <= tol + tol*|b| element-wise (shapes broadcast; NaN matches NaN); prints both values.",
+     AssertClose},
     {"assert_equal", {{"a", std::nullopt}, {"b", std::nullopt}, {"msg", Value::Str("")}},
      "Fails unless a equals b: numbers and tensors by value whatever their dtype, strings and lists exactly.",
      AssertEqual},
