@@ -2,8 +2,10 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "interp/builtins.h"
@@ -58,6 +60,21 @@ Result<Value> ToInt(Evaluator&, BoundArgs& args) {
   }
 }
 
+// As Python's float(): white space around the number, inf, infinity and
+// nan in any case and with a sign; a value past the range is inf (and one
+// below it 0), not an error. Hex floats are not numbers here either.
+std::optional<double> ParseFloat(const std::string& s) {
+  constexpr const char* kSpace = " \t\n\r\f\v";
+  const size_t first = s.find_first_not_of(kSpace);
+  if (first == std::string::npos) return std::nullopt;
+  const std::string t = s.substr(first, s.find_last_not_of(kSpace) - first + 1);
+  if (t.find_first_of("xX()") != std::string::npos) return std::nullopt;
+  char* end = nullptr;
+  const double d = std::strtod(t.c_str(), &end);
+  if (end != t.c_str() + t.size()) return std::nullopt;
+  return d;
+}
+
 Result<Value> ToFloat(Evaluator&, BoundArgs& args) {
   Value v = Scalarize(args[0]);
   switch (v.kind()) {
@@ -65,14 +82,8 @@ Result<Value> ToFloat(Evaluator&, BoundArgs& args) {
     case ValueKind::kBool: return Value::Float(v.as_bool() ? 1.0 : 0.0);
     case ValueKind::kFloat: return v;
     case ValueKind::kString: {
-      const std::string& s = v.as_string();
-      if (s == "inf" || s == "+inf") return Value::Float(INFINITY);
-      if (s == "-inf") return Value::Float(-INFINITY);
-      if (s == "nan") return Value::Float(NAN);
-      std::istringstream in(s);
-      double d;
-      if (in >> d && (in >> std::ws).eof()) return Value::Float(d);
-      return Fail(args, "\"" + s + "\" is not a number");
+      if (std::optional<double> d = ParseFloat(v.as_string())) return Value::Float(*d);
+      return Fail(args, "\"" + v.as_string() + "\" is not a number");
     }
     default: return Fail(args, "cannot convert " + Describe(v) + " to a float");
   }
