@@ -135,13 +135,18 @@ class ReplTest(unittest.TestCase):
         self.assertEqual(s.wait(), 128 + signal.SIGINT)
 
 
+def piped(text, *flags):
+    """The REPL with `text` on stdin (a pipe), history off."""
+    return subprocess.run([TFG, *flags], input=text, capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, TFG_HISTORY=""))
+
+
 class PipedReplTest(unittest.TestCase):
     """stdin not a terminal: no prompts, no editing, still multi-line aware."""
 
     def test_piped_input(self):
         text = "1 + 2\nfn f(a) {\n  return a * 2\n}\n\nf(21)\nnope_undefined\n5 - 1\n"
-        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, TFG_HISTORY=""))
+        r = piped(text)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines(), ["3", "42", "4"])
         self.assertIn("nope_undefined", r.stderr)
@@ -151,16 +156,14 @@ class PipedReplTest(unittest.TestCase):
         # As in a script: read ahead, the if waits for its else.
         text = "x = 3\nif x > 5 {\n  print(\"big\")\n}\nelse {\n  print(\"small\")\n}\n" \
                "if x == 3 { print(\"three\") }\nprint(\"after\")\nif x > 1 { print(\"last\") }"
-        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, TFG_HISTORY=""))
+        r = piped(text)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines(), ["small", "three", "after", "last"])
         self.assertEqual(r.stderr, "")
 
     def test_blank_lines_may_come_before_the_else(self):
         text = "if false {\n  print(1)\n}\n\n\nelse {\n  print(2)\n}\n\nprint(3)\nif true { print(4) }\n\n"
-        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, TFG_HISTORY=""))
+        r = piped(text)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines(), ["2", "3", "4"])
         self.assertEqual(r.stderr, "")
@@ -168,24 +171,20 @@ class PipedReplTest(unittest.TestCase):
     def test_except_may_start_the_next_line(self):
         text = "try {\n  error(\"boom\")\n}\nexcept NotFound {\n  print(\"wrong\")\n}\nexcept as e {\n" \
                "  print(\"caught\", e)\n}\nprint(\"after\")\n"
-        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, TFG_HISTORY=""))
+        r = piped(text)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines(), ["caught boom", "after"])
         self.assertEqual(r.stderr, "")
 
     def test_lists_and_dicts_of_graph_tensors_show_values(self):
         text = "c = constant([[1, 2], [3, 4]])\nsplit(c, 2)\n{\"c\": c[0]}\n[c[1], 5]\n"
-        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, TFG_HISTORY=""))
+        r = piped(text)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines(), ["[[[1 2]], [[3 4]]]", '{"c": [1 2]}', "[[3 4], 5]"])
 
     def test_trace_and_stats_are_written_when_the_session_ends(self):
         trace = os.path.join(tempfile.mkdtemp(prefix="tfg_repl_"), "t.json")
-        r = subprocess.run([TFG, "--stats", "--trace", trace], input="x = placeholder(f32, [2])\n"
-                           "run(x * 3.0, feed={x: [1.0, 2.0]})\n", capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, TFG_HISTORY=""))
+        r = piped("x = placeholder(f32, [2])\nrun(x * 3.0, feed={x: [1.0, 2.0]})\n", "--stats", "--trace", trace)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout, "[3. 6.]\n")
         self.assertIn("all kernels", r.stderr)
@@ -198,8 +197,7 @@ class PipedReplTest(unittest.TestCase):
         # Each entry is a file of its own, all "<stdin>" from line 1: the
         # warning about a loop building nodes must not take them for one.
         text = "constant(1.0)\nconstant(2.0) + 1.0\nconstant(3.0) * 2.0\nconstant(4.0)\n"
-        r = subprocess.run([TFG], input=text, capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, TFG_HISTORY=""))
+        r = piped(text)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines(), ["1.0", "3.0", "6.0", "4.0"])
         self.assertEqual(r.stderr, "")
