@@ -1,7 +1,9 @@
 // Graph builtins: constants, variables and their updates, init/reset, group,
 // and the contexts `with` takes (device, scope, deps, container).
 #include <deque>
+#include <optional>
 #include <set>
+#include <vector>
 
 #include "interp/builtins.h"
 #include "interp/value_convert.h"
@@ -164,26 +166,54 @@ Result<Value> VariableBuiltin(Evaluator& ev, BoundArgs& args) {
   return Value::Variable(std::move(info));
 }
 
-// assign / assign_add / assign_sub on a variable.
-Result<Value> Update(Evaluator& ev, BoundArgs& args, const std::string& op_name) {
-  if (!args[0].is(ValueKind::kVariable)) {
-    return Status(Code::kInvalidArgument,
-                  fmt::format("{}(): the first argument must be a variable, got {}", op_name, Describe(args[0])),
-                  args.spans[0]);
-  }
+// An update of a variable (args[0]) by op `op_name` taking `inputs`, named
+// args[name_arg] or after the op: on the variable's device, with its attrs.
+Result<Value> UpdateNode(Evaluator& ev, BoundArgs& args, const std::string& op_name, std::vector<Output> inputs,
+                         size_t name_arg) {
   const VariableInfo& var = *args[0].as_variable();
   TFG_ASSIGN_OR_RETURN(const OpDef* op, RequireOp(op_name, args.span));
-  auto value = ev.ToOutput(args[1], var.dtype(), args.spans[1]);
-  if (!value.ok()) return Status(value.status()).Prepend(op_name + "(): ").WithSpan(args.spans[1]);
   std::string name = op_name;
-  if (!args[2].is_none()) {
-    TFG_ASSIGN_OR_RETURN(name, StringArg(args, 2));
+  if (!args[name_arg].is_none()) {
+    TFG_ASSIGN_OR_RETURN(name, StringArg(args, name_arg));
   }
-  NodeSpec spec{op_name, {*value}, {}, VariableAttrs(*op, var.dtype(), var.shape(), var.shared_name, var.container),
+  NodeSpec spec{op_name, std::move(inputs), {},
+                VariableAttrs(*op, var.dtype(), var.shape(), var.shared_name, var.container),
                 name, var.node->requested_device(), args.span};
   TFG_ASSIGN_OR_RETURN(Node* node, ev.AddNode(std::move(spec)));
   if (node->num_outputs() == 0) return Value::Op(node);
   return Value::Graph(node->output(0));
+}
+
+Status RequireVariable(const BoundArgs& args, const std::string& op_name) {
+  if (args[0].is(ValueKind::kVariable)) return Status::OK();
+  return Status(Code::kInvalidArgument,
+                fmt::format("{}(): the first argument must be a variable, got {}", op_name, Describe(args[0])),
+                args.spans[0]);
+}
+
+// `args[i]` as a graph output of `dtype` (nullopt: its own), or an error
+// naming the builtin.
+Result<Output> UpdateInput(Evaluator& ev, BoundArgs& args, size_t i, std::optional<DType> dtype,
+                           const std::string& op_name) {
+  auto out = ev.ToOutput(args[i], dtype, args.spans[i]);
+  if (!out.ok()) return Status(out.status()).Prepend(op_name + "(): ").WithSpan(args.spans[i]);
+  return out;
+}
+
+// assign / assign_add / assign_sub(var, value) on a variable.
+Result<Value> Update(Evaluator& ev, BoundArgs& args, const std::string& op_name) {
+  TFG_RETURN_IF_ERROR(RequireVariable(args, op_name));
+  TFG_ASSIGN_OR_RETURN(Output value, UpdateInput(ev, args, 1, args[0].as_variable()->dtype(), op_name));
+  return UpdateNode(ev, args, op_name, {value}, 2);
+}
+
+// scatter_add / scatter_sub(var, indices, updates), TensorFlow's order: the
+// rows of the variable named by indices change by updates.
+Result<Value> ScatterUpdate(Evaluator& ev, BoundArgs& args, const std::string& op_name) {
+  TFG_RETURN_IF_ERROR(RequireVariable(args, op_name));
+  TFG_ASSIGN_OR_RETURN(Output indices, UpdateInput(ev, args, 1, std::nullopt, op_name));
+  TFG_ASSIGN_OR_RETURN(Output updates, UpdateInput(ev, args, 2, args[0].as_variable()->dtype(), op_name));
+  return UpdateNode(ev, args, op_name, {updates, indices}, 3);
 }
 
 Result<Value> Init(Evaluator& ev, BoundArgs& args) {
@@ -255,6 +285,10 @@ BuiltinDef UpdateDef(const std::string& name, const std::string& doc) {
   return {name, {Req("var"), Req("value"), Opt("name", Value())}, doc,
           [name](Evaluator& ev, BoundArgs& a) { return Update(ev, a, name); }};
 }
+BuiltinDef ScatterDef(const std::string& name, const std::string& doc) {
+  return {name, {Req("var"), Req("indices"), Req("updates"), Opt("name", Value())}, doc,
+          [name](Evaluator& ev, BoundArgs& a) { return ScatterUpdate(ev, a, name); }};
+}
 
 const BuiltinRegistrar kGraphBuiltins({
     {"constant", {Req("value"), Opt("dtype", Value()), Opt("name", Value()), Opt("shape", Value())},
@@ -266,6 +300,9 @@ const BuiltinRegistrar kGraphBuiltins({
     UpdateDef("assign", "Sets the variable to value; returns the new value (a graph tensor)."),
     UpdateDef("assign_add", "Adds value to the variable; returns the new value."),
     UpdateDef("assign_sub", "Subtracts value from the variable; returns the new value."),
+    ScatterDef("scatter_add", "Adds updates[i] to row indices[i] of the variable (repeated indices all add); returns "
+                              "the new value."),
+    ScatterDef("scatter_sub", "Subtracts updates[i] from row indices[i] of the variable; returns the new value."),
     {"init", {}, "Runs the initializer of every variable created so far.", Init},
     {"reset", {Opt("container", Value::Str(""))},
      "Drops the state (variable values, ...) of a container; \"\" is the default container.",
