@@ -5,7 +5,8 @@
 # the CUDA runtime is linked statically, so a machine without a driver
 # only sees CudaDeviceCount() == 0, and cuBLAS is loaded at first use.
 #
-# Included after OPS_SOURCES is globbed and before tfg_ops is made:
+# Included after OPS_SOURCES is globbed and before the layers are made
+# (cmake/layers.cmake compiles only what is left of it):
 # files that need the toolkit (names ending in `_cuda.cc` or `_cudnn.cc`, and
 # devices/cuda/cuda_*.cc) leave the list when CUDA is off, and
 # devices/cuda/no_cuda.cc (the device count 0 of a build without CUDA)

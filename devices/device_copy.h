@@ -9,9 +9,9 @@
 #include <functional>
 #include <vector>
 
-#include "devices/device.h"
-#include "ops/framework/status.h"
-#include "ops/framework/tensor.h"
+#include "ops/core/device.h"
+#include "ops/core/status.h"
+#include "ops/core/tensor.h"
 
 namespace tfg {
 

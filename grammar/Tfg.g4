@@ -1,5 +1,5 @@
-// The tfg language. interp/parser.cc turns the parse tree into the AST of
-// interp/ast.h; its transform functions follow these rules one for one.
+// The tfg language. interp/language/parser.cc turns the parse tree into the AST of
+// interp/language/ast.h; its transform functions follow these rules one for one.
 //
 // Statements end at a newline or ';'. Newlines inside ( ) and [ ] are not
 // tokens at all: the lexer keeps a stack of open brackets and drops a newline

@@ -16,7 +16,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 namespace tfg::net {
 

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "net/protocol.h"
-#include "ops/framework/graph.h"
+#include "ops/core/graph.h"
 
 namespace tfg::net {
 

@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "ops/framework/attr.h"
-#include "ops/framework/status.h"
-#include "ops/framework/tensor.h"
+#include "ops/core/attr.h"
+#include "ops/core/status.h"
+#include "ops/core/tensor.h"
 
 namespace tfg::net {
 

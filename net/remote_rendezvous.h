@@ -18,7 +18,7 @@
 #include <unordered_set>
 
 #include "net/protocol.h"
-#include "ops/framework/rendezvous.h"
+#include "ops/core/rendezvous.h"
 
 namespace tfg::net {
 

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "net/protocol.h"
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 struct zmq_msg_t;  // zmq.h stays out of this header
 

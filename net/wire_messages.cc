@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "net/wire_archive.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg::net {
 namespace wire {

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "devices/device.h"
+#include "ops/core/device.h"
 
 namespace tfg {
 

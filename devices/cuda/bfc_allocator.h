@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "devices/allocator.h"
+#include "ops/core/allocator.h"
 
 namespace tfg {
 

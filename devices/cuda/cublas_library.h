@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 namespace tfg {
 

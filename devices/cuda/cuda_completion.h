@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 namespace tfg {
 

@@ -6,7 +6,7 @@
 #include <cublas_v2.h>
 
 #include "devices/cuda/cublas_library.h"
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 namespace tfg {
 

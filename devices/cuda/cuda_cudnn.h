@@ -10,7 +10,7 @@
 
 #include "devices/cuda/cuda_device.h"
 #include "devices/cuda/cudnn_library.h"
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 namespace tfg {
 

@@ -25,8 +25,8 @@
 
 #include "devices/cuda/bfc_allocator.h"
 #include "devices/cuda/cuda_cublas.h"
-#include "devices/device.h"
-#include "ops/framework/status.h"
+#include "ops/core/device.h"
+#include "ops/core/status.h"
 
 namespace tfg {
 

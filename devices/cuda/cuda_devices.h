@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "devices/device.h"
-#include "ops/framework/status.h"
-#include "ops/framework/tensor.h"
+#include "ops/core/device.h"
+#include "ops/core/status.h"
+#include "ops/core/tensor.h"
 
 namespace tfg {
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "devices/cuda/cuda_device.h"
-#include "ops/framework/kernel.h"
+#include "ops/core/kernel.h"
 
 namespace tfg {
 

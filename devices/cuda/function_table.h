@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 namespace tfg::cuda {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 namespace tfg::data {
 

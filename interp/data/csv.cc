@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "interp/data/byte_source.h"
-#include "ops/framework/dtype_traits.h"
+#include "ops/core/dtype_traits.h"
 
 namespace tfg::data {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "ops/framework/tensor.h"
+#include "ops/core/tensor.h"
 
 namespace tfg::data {
 

@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "interp/data/byte_source.h"
-#include "ops/framework/tensor.h"
+#include "ops/core/tensor.h"
 
 namespace tfg::data {
 

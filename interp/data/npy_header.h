@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 namespace tfg::data {
 

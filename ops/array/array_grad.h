@@ -1,7 +1,7 @@
 // Gradient rules shared between array ops' files.
 #pragma once
 
-#include "ops/framework/gradients.h"
+#include "ops/autodiff/gradients.h"
 
 namespace tfg {
 

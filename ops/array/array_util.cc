@@ -4,7 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "ops/framework/dtype_traits.h"
+#include "ops/core/dtype_traits.h"
 
 namespace tfg::array {
 

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/framework/kernel.h"
-#include "ops/framework/status.h"
-#include "ops/framework/tensor.h"
+#include "ops/core/kernel.h"
+#include "ops/core/status.h"
+#include "ops/core/tensor.h"
 
 namespace tfg::array {
 

@@ -2,7 +2,7 @@
 // [-rank-1, rank]; negative counts from the end). Shares x's buffer.
 #include "ops/array/array_grad.h"
 #include "ops/array/array_util.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -1,8 +1,8 @@
 // fill(dims, value): a tensor of shape `dims` with every element `value`
 // (a scalar tensor of any dtype).
 #include "ops/array/array_util.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -1,8 +1,8 @@
 // gather(params, indices, axis=0): picks slices of params along `axis` by
 // index; output shape params[:axis] + indices.shape + params[axis+1:].
 #include "ops/array/array_util.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -6,7 +6,7 @@
 #include "devices/cuda/cuda_kernel.h"
 #include "ops/array/array_util.h"
 #include "ops/array/gather_cuda.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace gather_cuda_impl {

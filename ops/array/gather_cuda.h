@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "ops/framework/dtype.h"
+#include "ops/core/dtype.h"
 
 namespace tfg::cuda {
 

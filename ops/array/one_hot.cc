@@ -3,8 +3,8 @@
 // index and off_value elsewhere. Indices outside [0, depth) give all-off
 // rows (TensorFlow's rule), not an error.
 #include "ops/array/array_util.h"
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -4,9 +4,9 @@
 // collect several contributions; the constant border none).
 #include "ops/array/array_util.h"
 #include "ops/array/pad_util.h"
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/shape.h"
-#include "ops/framework/status.h"
+#include "ops/core/shape.h"
+#include "ops/core/status.h"
 
 namespace tfg::array {
 

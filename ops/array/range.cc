@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "ops/array/array_util.h"
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

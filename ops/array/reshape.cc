@@ -1,8 +1,8 @@
 // reshape(x, shape): same elements, new shape; one entry of `shape` may be
 // -1 and is inferred from the element count. Shares x's buffer.
 #include "ops/array/array_util.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

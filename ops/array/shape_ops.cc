@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "ops/array/array_util.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

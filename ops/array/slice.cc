@@ -1,8 +1,8 @@
 // slice(x, begin, size): the block starting at `begin` with extent `size`
 // per dimension; size -1 means "to the end of that dimension".
 #include "ops/array/array_util.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

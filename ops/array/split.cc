@@ -5,8 +5,8 @@
 // and a list given for num is the sizes (split(x, [1, 2]), as TensorFlow's
 // num_or_size_splits).
 #include "ops/array/array_util.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -2,7 +2,7 @@
 // those listed in `axis` (each must have size 1). Shares x's buffer.
 #include "ops/array/array_grad.h"
 #include "ops/array/array_util.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

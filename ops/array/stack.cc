@@ -1,7 +1,7 @@
 // stack(values, axis=0): joins N tensors of one shape along a new axis.
 #include "ops/array/array_util.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "ops/framework/attr.h"
-#include "ops/framework/op_registry.h"
-#include "ops/framework/status.h"
+#include "ops/core/attr.h"
+#include "ops/core/op_registry.h"
+#include "ops/core/status.h"
 
 namespace tfg::array {
 

@@ -2,8 +2,8 @@
 #include <algorithm>
 
 #include "ops/array/array_util.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

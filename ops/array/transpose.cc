@@ -1,8 +1,8 @@
 // transpose(x, perm=none): output dim i is input dim perm[i]; no perm
 // reverses the dims (a matrix transpose for rank 2).
 #include "ops/array/array_util.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

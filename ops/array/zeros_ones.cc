@@ -1,7 +1,7 @@
 // zeros(shape, dtype=f32), ones(shape, dtype=f32), zeros_like(x),
 // ones_like(x): constant-filled tensors. Zeros of string are "".
 #include "ops/array/array_util.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -1,8 +1,8 @@
 // control_trigger(): does nothing, and unlike every other op it runs even
 // when a control input is dead. grad() through a while_loop uses it to wait
 // for the iteration's saves, some of which are dead when they sit in the
-// branch of a cond that did not run (interp/executor_frames.cc).
-#include "ops/framework/op_registry.h"
+// branch of a cond that did not run (interp/runtime/executor_frames.cc).
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -3,8 +3,8 @@
 // is_constant loop invariant into every iteration, without running anything
 // per iteration), next_iteration into the next iteration, exit out of the
 // frame; loop_cond marks the predicate. Their kernels only forward: frames
-// and iterations are the executor's business (interp/executor_frames.cc).
-#include "ops/framework/op_registry.h"
+// and iterations are the executor's business (interp/runtime/executor_frames.cc).
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

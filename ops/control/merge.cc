@@ -3,8 +3,8 @@
 // dead when every input is dead; cond joins its branches with merges, and a
 // while_loop's merges take the loop variables from enter in the first
 // iteration and from next_iteration after that.
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {
@@ -57,7 +57,7 @@ Status MergeGrad(GradContext& g) {
   const std::string* pred = g.node->attr<std::string>("pred");
   if (pred == nullptr || pred->empty() || g.node->inputs().size() != 2) {
     // A while_loop's merges never get here: grad() differentiates a loop
-    // whole (ops/framework/while_gradients.cc).
+    // whole (ops/autodiff/while_gradients.cc).
     return Unimplemented("gradients through a merge that cond did not build are not supported yet");
   }
   size_t colon = pred->rfind(':');

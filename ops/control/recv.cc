@@ -5,9 +5,9 @@
 // device with memory of its own (a GPU) it is copied there before the
 // kernel is done.
 #include "devices/device_copy.h"
-#include "ops/framework/cancellation.h"
-#include "ops/framework/op_registry.h"
-#include "ops/framework/rendezvous.h"
+#include "ops/core/cancellation.h"
+#include "ops/core/op_registry.h"
+#include "ops/core/rendezvous.h"
 
 namespace tfg {
 namespace {

@@ -1,6 +1,6 @@
 // _send(tensor): hands a tensor to the _recv of the same tensor_name on
 // recv_device through the step's rendezvous. Built only by partitioning a
-// graph placed on several devices (interp/partition.h). It runs even when
+// graph placed on several devices (interp/runtime/partition.h). It runs even when
 // its input is dead (the plan gives it the control_trigger kind), so the
 // receiving side learns of the deadness instead of waiting forever.
 //
@@ -8,8 +8,8 @@
 // own (a GPU) the kernel is asynchronous and copies the tensor to the host
 // first, after the kernels that produce it.
 #include "devices/device_copy.h"
-#include "ops/framework/op_registry.h"
-#include "ops/framework/rendezvous.h"
+#include "ops/core/op_registry.h"
+#include "ops/core/rendezvous.h"
 
 namespace tfg {
 namespace {

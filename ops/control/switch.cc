@@ -2,8 +2,8 @@
 // output_false; the other output is dead, and the executor skips every node
 // that depends on a dead tensor (white paper §4.4). cond builds one switch
 // per tensor a branch reads from outside.
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

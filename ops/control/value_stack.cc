@@ -5,7 +5,7 @@
 
 #include <fmt/ranges.h>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/kernel.h"
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/kernel.h"
+#include "ops/core/resource_mgr.h"
 
 namespace tfg {
 

@@ -1,7 +1,7 @@
 // value_stack_pop(handle, index...): takes back the value a forward loop saved for
 // iteration `index`, in the backward loop that differentiates it.
 #include "ops/control/value_stack.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

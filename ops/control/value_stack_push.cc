@@ -1,7 +1,7 @@
 // value_stack_push(handle, index..., value): saves a forward loop's value for
 // iteration `index` (one index per enclosing loop) and passes it on.
 #include "ops/control/value_stack.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

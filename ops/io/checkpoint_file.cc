@@ -10,7 +10,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "ops/framework/file_root.h"
+#include "ops/core/file_root.h"
 
 namespace tfg::checkpoint {
 namespace {

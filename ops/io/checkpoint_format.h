@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/framework/status.h"
-#include "ops/framework/tensor.h"
+#include "ops/core/status.h"
+#include "ops/core/tensor.h"
 
 namespace tfg::checkpoint {
 

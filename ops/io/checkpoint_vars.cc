@@ -1,6 +1,6 @@
 #include "ops/io/checkpoint_vars.h"
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg::checkpoint {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/kernel.h"
+#include "ops/core/kernel.h"
 
 namespace tfg::checkpoint {
 

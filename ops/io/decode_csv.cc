@@ -1,12 +1,12 @@
 // decode_csv_column(records, record_default, column, num_columns, ...): one
 // column of CSV records, as a tensor of the default's dtype. The language's
-// decode_csv(records, record_defaults) (interp/builtins_input.cc) makes one
+// decode_csv(records, record_defaults) (interp/language/builtins/builtins_input.cc) makes one
 // of these per column: an op has outputs of one dtype each, and the columns
 // of a CSV file have several.
 #include <charconv>
 #include <string_view>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -6,8 +6,8 @@
 #include <bit>
 #include <cstring>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -4,8 +4,8 @@
 #include <bit>
 #include <cmath>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

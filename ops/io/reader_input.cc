@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "ops/framework/file_root.h"
+#include "ops/core/file_root.h"
 
 namespace tfg::io {
 namespace {

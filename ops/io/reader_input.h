@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 namespace tfg::io {
 

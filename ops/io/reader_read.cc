@@ -2,7 +2,7 @@
 // the next record(s) of a reader, which takes a new file from the filename
 // queue whenever its current one is exhausted. Asynchronous: a read waiting
 // for a filename holds no thread.
-#include "ops/framework/cancellation.h"
+#include "ops/core/cancellation.h"
 #include "ops/io/reader_state.h"
 
 namespace tfg::io {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 #include "ops/io/reader_input.h"
 
 namespace tfg::io {

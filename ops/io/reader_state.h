@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/op_registry.h"
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/op_registry.h"
+#include "ops/core/resource_mgr.h"
 #include "ops/io/reader_source.h"
 #include "ops/queue/queue.h"
 

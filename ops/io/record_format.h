@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 #include "ops/io/reader_input.h"
 
 namespace tfg::io {

@@ -4,8 +4,8 @@
 // so a refused restore leaves every variable as it was.
 #include <map>
 
-#include "ops/framework/op_registry.h"
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/op_registry.h"
+#include "ops/core/resource_mgr.h"
 #include "ops/io/checkpoint_file.h"
 #include "ops/io/checkpoint_vars.h"
 #include "ops/state/state_util.h"

@@ -3,8 +3,8 @@
 // attrs and read from the ResourceMgr, as the `variable` op reads them, so
 // one node saves variables of any mix of dtypes. The interpreter's save()
 // builds one node per set of variables and runs it at once.
-#include "ops/framework/op_registry.h"
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/op_registry.h"
+#include "ops/core/resource_mgr.h"
 #include "ops/io/checkpoint_file.h"
 #include "ops/io/checkpoint_vars.h"
 

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/reduction.h"
 
 namespace tfg {

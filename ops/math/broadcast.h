@@ -11,7 +11,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "ops/framework/shape.h"
+#include "ops/core/shape.h"
 
 namespace tfg {
 

@@ -1,8 +1,8 @@
 // cast(x, dtype): converts between every pair of numeric and bool dtypes.
 // `DstT` is declared after the input and no input has that type, so it is
 // the second positional parameter: cast(x, f64). `SrcT` is inferred.
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/math/cwise_loops.h"

@@ -1,6 +1,6 @@
 // Comparisons (bool results, NumPy broadcasting) and logical ops on bools.
 // One table; declarations and kernels derive from it.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/math/cwise_loops.h"

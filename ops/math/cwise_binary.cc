@@ -2,8 +2,8 @@
 // maximum, minimum. All broadcast NumPy-style over f16 f32 f64 i32 i64; the
 // ops are one table, and their declarations, kernels and gradients derive
 // from it.
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/math/cwise_loops.h"

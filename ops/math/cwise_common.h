@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "ops/framework/kernel.h"
-#include "ops/framework/op_registry.h"
-#include "ops/framework/scalar_fn.h"
+#include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
+#include "ops/core/scalar_fn.h"
 
 namespace tfg {
 

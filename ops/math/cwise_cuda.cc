@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "devices/cuda/cuda_kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/broadcast.h"
 #include "ops/math/cwise_cuda.h"
 

@@ -7,13 +7,13 @@
 
 #include <cstdint>
 
-#include "ops/framework/dtype.h"
+#include "ops/core/dtype.h"
 
 namespace tfg::cuda {
 
 enum class BinaryOp {
   kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kPow,
-  // Gradients through the output: (dy, y) (ops/grad/cwise_grad.cc).
+  // Gradients through the output: (dy, y) (ops/math/cwise_grad.cc).
   kReluGrad, kSigmoidGrad, kTanhGrad, kSqrtGrad, kRsqrtGrad,
 };
 enum class UnaryOp { kNeg, kAbs, kSquare, kRelu, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kSin, kCos };

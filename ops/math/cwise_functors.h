@@ -305,7 +305,7 @@ struct Reciprocal {
   TFG_HOST_DEVICE T operator()(T x) const { return T(1) / x; }
 };
 // ---- gradients of unary ops through their output y: f(dy, y)
-// (ops/grad/cwise_grad.cc)
+// (ops/math/cwise_grad.cc)
 
 struct ReluGrad {
   template <typename T>

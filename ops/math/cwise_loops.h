@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/kernel.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/kernel.h"
 #include "ops/math/broadcast.h"
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_functors.h"
@@ -143,7 +143,7 @@ Status ComputeUnary(OpKernelContext& ctx, int64_t cost) {
 
 namespace tfg {
 
-// ---- the same math on one number (ops/framework/scalar_fn.h)
+// ---- the same math on one number (ops/core/scalar_fn.h)
 
 template <typename F, typename T, typename Out>
 bool ScalarBinary(const ScalarValue* in, ScalarValue* out) {

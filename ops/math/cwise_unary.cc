@@ -1,8 +1,8 @@
 // Unary elementwise math. One table; declarations, kernels and gradients
 // derive from it. Float-only ops list FloatTypes, so an integer input is refused when
 // the node is built, with the allowed dtypes in the message.
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/math/cwise_loops.h"
@@ -34,7 +34,7 @@ using UnaryGrad = Result<Output> (*)(GradContext& g, Output dy, Output x, Output
 Result<Output> NegGrad(GradContext& g, Output dy, Output, Output) { return g.Op("neg", {dy}); }
 Result<Output> ExpGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("mul", {dy, y}); }
 Result<Output> LogGrad(GradContext& g, Output dy, Output x, Output) { return g.Op("div", {dy, x}); }
-// The fused helpers of ops/grad/cwise_grad.cc read y, so x can be freed.
+// The fused helpers of ops/math/cwise_grad.cc read y, so x can be freed.
 Result<Output> ReluGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("relu_grad", {dy, y}); }
 Result<Output> SqrtGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("sqrt_grad", {dy, y}); }
 Result<Output> RsqrtGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("rsqrt_grad", {dy, y}); }

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "ops/framework/kernel.h"
+#include "ops/core/kernel.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/math/gemm_avx512.h"
 

@@ -3,9 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_cost.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/broadcast.h"
 #include "ops/math/gemm.h"
 
@@ -193,6 +194,15 @@ Status MatMulGrad(GradContext& g) {
   return Status::OK();
 }
 
+// 2·m·n·k: k is the inner dimension of a, m·n (and the batch) the product's.
+double MatMulCost(const Node& node) {
+  const PartialShape& a = node.inputs()[0].shape();
+  const bool* transpose_a = node.attr<bool>("transpose_a");
+  const int rank = a.known_rank() ? a.rank() : 2;
+  const double k = KnownDim(a, transpose_a && *transpose_a ? rank - 2 : rank - 1);
+  return 2 * k * KnownElements(node.output_shapes()[0]);
+}
+
 TFG_REGISTER_OP(OpDefBuilder("matmul")
                     .Input("a", "T")
                     .Input("b", "T")
@@ -201,6 +211,7 @@ TFG_REGISTER_OP(OpDefBuilder("matmul")
                     .Attr("transpose_a", AttrType::kBool, false)
                     .Attr("transpose_b", AttrType::kBool, false)
                     .SetShapeFn(MatMulShape)
+                    .SetCostFn(MatMulCost)
                     .SetGradFn(MatMulGrad)
                     .Doc("Matrix product of the last two dimensions of a and b (each optionally transposed); "
                          "leading dimensions are batch dimensions and broadcast NumPy-style."));

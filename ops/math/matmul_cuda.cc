@@ -11,7 +11,7 @@
 #include <numeric>
 
 #include "devices/cuda/cuda_kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace matmul_cuda_impl {

@@ -3,7 +3,7 @@
 // axes that are not next to each other (e.g. axes 0 and 2 of a rank-3
 // input) are not supported on the GPU yet.
 #include "devices/cuda/cuda_kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/reduce_cuda.h"
 #include "ops/math/reduction.h"
 

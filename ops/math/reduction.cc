@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <variant>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

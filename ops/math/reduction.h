@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/attr.h"
-#include "ops/framework/kernel.h"
-#include "ops/framework/shape.h"
+#include "ops/core/attr.h"
+#include "ops/core/kernel.h"
+#include "ops/core/shape.h"
 
 namespace tfg {
 

@@ -7,9 +7,9 @@
 #include <limits>
 #include <vector>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/math/reduction.h"
 
@@ -209,7 +209,7 @@ class ReduceKernel final : public OpKernel {
   bool keepdims_ = false;
 };
 
-// The gradient is a fused helper of ops/grad/reduction_grad.cc given the
+// The gradient is a fused helper of ops/math/reduction_grad.cc given the
 // same axes, and x for its run-time shape (max and min also need y).
 GradFn ReductionGrad(const char* grad_op, bool with_y) {
   return [grad_op, with_y](GradContext& g) -> Status {

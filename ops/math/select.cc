@@ -1,7 +1,7 @@
 // where(cond, x, y): x where cond is true, else y; all three broadcast
 // NumPy-style.
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/broadcast.h"
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_loops.h"

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {
@@ -112,7 +112,7 @@ class SoftmaxKernel final : public OpKernel {
   int64_t axis_ = -1;
 };
 
-// The fused helpers of ops/grad/softmax_grad.cc work from the output y.
+// The fused helpers of ops/math/softmax_grad.cc work from the output y.
 GradFn SoftmaxGrad(const char* grad_op) {
   return [grad_op](GradContext& g) -> Status {
     TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));

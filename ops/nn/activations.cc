@@ -11,8 +11,8 @@
 #include <string>
 #include <type_traits>
 
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
 
 namespace tfg {

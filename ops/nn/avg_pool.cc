@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
 #include "ops/nn/window.h"
 
@@ -129,6 +129,7 @@ OpDefBuilder PoolOp(const char* name, bool grad, const char* doc) {
       .Attr("padding", AttrType::kString, std::string("VALID"), "\"VALID\" or \"SAME\" (TensorFlow's rules)")
       .TypeAttr("T", FloatTypes())
       .Output("output", "T")
+      .SetCostFn(nn::PoolCost)
       .Doc(doc);
   return b;
 }

@@ -17,8 +17,8 @@
 #include <cmath>
 #include <vector>
 
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/batch_norm_stats.h"
 #include "ops/nn/nn_util.h"
 

@@ -3,7 +3,7 @@
 #include <array>
 #include <cmath>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
 
 namespace tfg::nn {

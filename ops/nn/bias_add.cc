@@ -5,8 +5,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/nn/nn_util.h"
 

@@ -3,7 +3,7 @@
 // of ops/math/cwise_cuda.cu with the bias broadcast along the rows, and
 // bias_add_grad the column sum of ops/math/reduce_cuda.cu.
 #include "devices/cuda/cuda_kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/cwise_cuda.h"
 #include "ops/math/reduce_cuda.h"
 #include "ops/nn/nn_util.h"

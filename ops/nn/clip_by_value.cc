@@ -6,8 +6,8 @@
 //   clip_by_value_grad(dy, t, min, max) -> [dt, dmin, dmax], each t-shaped:
 //   dy where min <= t <= max (for t), where t < min (for min), where t > max
 //   (for max), 0 elsewhere; dmin/dmax are then summed to the bounds' shapes.
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/broadcast.h"
 #include "ops/nn/nn_util.h"
 

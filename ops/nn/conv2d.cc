@@ -5,8 +5,8 @@
 //   conv2d_backprop_filter(input, filter, out_backprop) -> d filter
 // Each takes both forward operands (one only for its shape) and the same
 // attrs; both are linear, so their own gradients are again convolutions.
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/conv2d_impl.h"
 #include "ops/nn/nn_util.h"
 #include "ops/nn/window.h"
@@ -182,6 +182,7 @@ OpDefBuilder ConvOp(const char* name, const char* second_input, const char* doc)
             "[dilation_h, dilation_w] or [1, dilation_h, dilation_w, 1]")
       .TypeAttr("T", FloatTypes())
       .Output("output", "T")
+      .SetCostFn(nn::ConvCost)
       .Doc(doc);
   return b;
 }

@@ -11,7 +11,7 @@
 
 #include "devices/cuda/cuda_cudnn.h"
 #include "devices/cuda/cuda_kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/conv2d_cuda.h"
 #include "ops/nn/window.h"
 

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "ops/framework/kernel.h"
+#include "ops/core/kernel.h"
 #include "ops/nn/window.h"
 
 namespace tfg::nn {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ops/framework/shape.h"
+#include "ops/core/shape.h"
 
 namespace tfg::nn {
 

@@ -4,7 +4,7 @@
 // them; sparse labels are not (they are in device memory): a label out of
 // range gives NaN instead of the CPU's error.
 #include "devices/cuda/cuda_kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/cross_entropy_cuda.h"
 
 namespace tfg {

@@ -8,8 +8,8 @@
 // attr and --seed act as for random_uniform). Element i is kept when the
 // f32 uniform from word i % 4 of block i / 4 is >= rate — the same draw for
 // every dtype, so a seeded mask does not depend on the precision.
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
 #include "ops/random/random_stream.h"
 

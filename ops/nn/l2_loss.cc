@@ -2,8 +2,8 @@
 // f64 (f16/f32 inputs are rounded once at the end). Gradient: t * dloss.
 #include <vector>
 
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
 
 namespace tfg {

@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
 #include "ops/nn/window.h"
 
@@ -292,6 +292,7 @@ OpDefBuilder PoolOp(const char* name, const char* second_input, const char* doc)
       .Attr("padding", AttrType::kString, std::string("VALID"), "\"VALID\" or \"SAME\" (TensorFlow's rules)")
       .TypeAttr("T", FloatTypes())
       .Output("output", "T")
+      .SetCostFn(nn::PoolCost)
       .Doc(doc);
   return b;
 }

@@ -1,6 +1,6 @@
 #include "ops/nn/nn_util.h"
 
-#include "ops/framework/gradients.h"
+#include "ops/autodiff/gradients.h"
 
 namespace tfg::nn {
 

@@ -7,9 +7,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg::nn {
 

@@ -4,7 +4,7 @@
 // padding with the extra row or column after. max_pool_grad_grad runs on
 // the CPU.
 #include "devices/cuda/cuda_kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/pool_cuda.h"
 #include "ops/nn/window.h"
 

@@ -14,8 +14,8 @@
 // costs nothing unless used.
 #include <vector>
 
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/nn/cross_entropy.h"
 #include "ops/nn/nn_util.h"
 

@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_cost.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg::nn {
 namespace {
@@ -131,6 +132,27 @@ Status PoolGradShapeFn(ShapeContext& c) {
   }
   c.set_output(0, c.input(0).known_rank() ? c.input(0) : PartialShape::UnknownOfRank(4));
   return Status::OK();
+}
+
+double ConvCost(const Node& node) {
+  // conv2d's output, or the out_backprop its gradients take as input 2.
+  const PartialShape& out = node.inputs().size() > 2 ? node.inputs()[2].shape() : node.output_shapes()[0];
+  const PartialShape& filter = node.inputs()[1].shape();
+  return 2 * KnownElements(out) * KnownDim(filter, 0) * KnownDim(filter, 1) * KnownDim(filter, 2);
+}
+
+double PoolCost(const Node& node) {
+  double window = 1;
+  if (const auto* ksize = node.attr<std::vector<int64_t>>("ksize")) {
+    for (int64_t k : *ksize) window *= k > 0 ? static_cast<double>(k) : 1;
+  }
+  double pooled = -1;  // the smallest NHWC tensor among inputs and outputs
+  auto consider = [&](const PartialShape& s) {
+    if (s.known_rank() && s.rank() == 4 && (pooled < 0 || KnownElements(s) < pooled)) pooled = KnownElements(s);
+  };
+  for (const Output& in : node.inputs()) consider(in.shape());
+  for (const PartialShape& s : node.output_shapes()) consider(s);
+  return window * (pooled < 0 ? 1 : pooled);
 }
 
 }  // namespace tfg::nn

@@ -10,8 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "ops/framework/attr.h"
-#include "ops/framework/kernel.h"
+#include "ops/core/attr.h"
+#include "ops/core/graph.h"
+#include "ops/core/kernel.h"
 
 namespace tfg::nn {
 
@@ -63,6 +64,12 @@ Result<PartialShape> PoolOutputShape(std::string_view op, const PartialShape& in
 // of their gradients: input 1 (out_backprop) must fit the pooled shape of
 // input 0, and output 0 has the shape of input 0.
 Status PoolShapeFn(ShapeContext& c);
+// Cost functions (ops/core/op_cost.h). A convolution (or either of its
+// gradients) does 2·kh·kw·in_channels operations per element of the
+// forward output; a pool (or its gradient) one per window element of each
+// pooled (smaller) element.
+double ConvCost(const Node& node);
+double PoolCost(const Node& node);
 Status PoolGradShapeFn(ShapeContext& c);
 
 }  // namespace tfg::nn

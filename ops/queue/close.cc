@@ -1,5 +1,5 @@
 // close(handle, cancel_pending_enqueues): refuses further enqueues.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_op_util.h"
 
 namespace tfg {

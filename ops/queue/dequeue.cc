@@ -1,7 +1,7 @@
 // dequeue(handle): takes one element from a queue, waiting while it is
 // empty.
-#include "ops/framework/cancellation.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/cancellation.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_op_util.h"
 
 namespace tfg {

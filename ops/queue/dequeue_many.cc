@@ -1,6 +1,6 @@
 // dequeue_many(handle, n): takes n elements at once, stacked along a new
 // dimension 0.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_op_util.h"
 
 namespace tfg {

@@ -1,6 +1,6 @@
 // dequeue_up_to(handle, n): like dequeue_many, but a closed queue hands out
 // what it has left.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_op_util.h"
 
 namespace tfg {

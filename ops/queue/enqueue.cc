@@ -1,7 +1,7 @@
 // enqueue(handle, components): adds one element (a tuple of tensors) to a
 // queue, waiting while it is full.
-#include "ops/framework/cancellation.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/cancellation.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_op_util.h"
 
 namespace tfg {

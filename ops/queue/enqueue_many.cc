@@ -1,7 +1,7 @@
 // enqueue_many(handle, components): adds the slices along dimension 0 of
 // each component as separate elements.
-#include "ops/framework/cancellation.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/cancellation.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_op_util.h"
 
 namespace tfg {

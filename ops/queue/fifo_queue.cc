@@ -1,6 +1,6 @@
 // fifo_queue(capacity, dtypes, shapes, shared_name, container): a
 // first-in first-out queue of tuples of tensors; outputs its handle.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_kinds.h"
 #include "ops/queue/queue_op_util.h"
 

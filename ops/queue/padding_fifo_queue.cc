@@ -1,6 +1,6 @@
 // padding_fifo_queue(capacity, dtypes, shapes, shared_name, container): a
 // FIFO queue whose batches pad `?` dimensions.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_kinds.h"
 #include "ops/queue/queue_op_util.h"
 

@@ -1,7 +1,7 @@
 // LookupQueue and the handle format.
 #include "ops/queue/queue.h"
 
-#include "ops/framework/kernel.h"
+#include "ops/core/kernel.h"
 #include "ops/queue/queue_op_util.h"
 
 namespace tfg {

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/resource_mgr.h"
-#include "ops/framework/shape.h"
+#include "ops/core/resource_mgr.h"
+#include "ops/core/shape.h"
 
 namespace tfg {
 

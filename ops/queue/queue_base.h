@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/cancellation.h"
+#include "ops/core/cancellation.h"
 #include "ops/queue/queue.h"
 
 namespace tfg {

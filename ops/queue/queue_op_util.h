@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_base.h"
 #include "ops/queue/tuple_batch.h"
 

@@ -1,5 +1,5 @@
 // queue_size(handle): how many elements a queue holds now.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_op_util.h"
 
 namespace tfg {

@@ -1,7 +1,7 @@
 // random_shuffle_queue(capacity, min_after_dequeue, dtypes, shapes, seed,
 // shared_name, container): a queue that hands out its elements in random
 // order.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/queue/queue_kinds.h"
 #include "ops/queue/queue_op_util.h"
 

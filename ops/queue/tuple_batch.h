@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "ops/framework/tensor.h"
+#include "ops/core/tensor.h"
 
 namespace tfg::queue {
 

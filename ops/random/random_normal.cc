@@ -5,8 +5,8 @@
 // four normals NormalsFromBlock(block b, wide=false) gives; f64 takes
 // elements 2b, 2b+1 from NormalsFromBlock(block b, wide=true). Each is
 // mean + stddev * z computed in double, then rounded to the dtype.
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 #include "ops/random/random_stream.h"
 
 namespace tfg {

@@ -8,8 +8,8 @@
 
 #include <fmt/ranges.h>
 
-#include "ops/framework/op_registry.h"
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/op_registry.h"
+#include "ops/core/resource_mgr.h"
 
 namespace tfg::random {
 namespace {

@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <string>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/kernel.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/kernel.h"
 #include "ops/random/philox.h"
 
 namespace tfg::random {

@@ -11,8 +11,8 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 #include "ops/random/random_stream.h"
 
 namespace tfg {

@@ -8,8 +8,8 @@
 // blocks without one — probability below 1e-80 — it takes the mean.)
 #include <cmath>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 #include "ops/random/random_stream.h"
 
 namespace tfg {

@@ -1,7 +1,7 @@
 // assign(value, shared_name, ...): sets a variable; outputs the new value.
 // The interpreter builds `W = variable(init)` as a `variable` node W plus an
 // `assign` node "W/init" that init() runs.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/state/state_util.h"
 
 namespace tfg {

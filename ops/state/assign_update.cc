@@ -1,7 +1,7 @@
 // assign_add(value, shared_name, ...) and assign_sub: update a variable in
 // place by adding/subtracting `value`; output the new value.
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 #include "ops/state/state_util.h"
 
 namespace tfg {

@@ -2,7 +2,7 @@
 // interpreter converts host values to `dtype` before building the node, so
 // the attr tensor already has the declared dtype.
 #include "devices/device_copy.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -1,8 +1,8 @@
 // identity(x): forwards x (same buffer). Used for reads that must happen
 // after control dependencies, and by gradients. stop_gradient(x): the same
 // forward, a wall backwards (TensorFlow's StopGradient).
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

@@ -1,6 +1,6 @@
 // no_op(): does nothing. With control inputs it is a join point:
 // `group(a, b)` builds a no_op that runs after a and b.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg {
 namespace {

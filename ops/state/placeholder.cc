@@ -2,8 +2,8 @@
 // kernel runs only when nothing was fed, which is always an error.
 // placeholder_with_default(input, shape): the same, but a run that feeds
 // nothing gets `input` (TensorFlow's PlaceholderWithDefault).
-#include "ops/framework/gradients.h"
-#include "ops/framework/op_registry.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/op_registry.h"
 #include "ops/state/state_util.h"
 
 namespace tfg {

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/state/state_util.h"
 

@@ -1,6 +1,6 @@
 #include "ops/state/state_util.h"
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg::state {
 

@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "ops/framework/kernel.h"
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/kernel.h"
+#include "ops/core/resource_mgr.h"
 
 namespace tfg::state {
 

@@ -2,7 +2,7 @@
 // variable. Its state lives in the session's ResourceMgr under
 // (container, shared_name), so several read nodes (e.g. one inside
 // `with deps(...)`) and the assign ops all see the same value.
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/state/state_util.h"
 
 namespace tfg {

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "ops/framework/file_root.h"
+#include "ops/core/file_root.h"
 #include "ops/io/record_format.h"
 #include "ops/summary/graph_def.h"
 #include "proto/event.pb.h"

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 // The protobuf messages stay out of this header, so the interpreter's
 // builtins do not depend on generated code.

@@ -6,7 +6,7 @@
 // that built the node (`_source`).
 #pragma once
 
-#include "ops/framework/graph.h"
+#include "ops/core/graph.h"
 #include "proto/graph.pb.h"
 
 namespace tfg::summary {

@@ -3,7 +3,7 @@
 // (weights and activations over training).
 #include <cmath>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/summary/histogram.h"
 #include "ops/summary/summary_util.h"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/summary/png_encoder.h"
 #include "ops/summary/summary_util.h"
 

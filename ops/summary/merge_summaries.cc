@@ -2,7 +2,7 @@
 // training loop fetches and writes all its summaries at once.
 #include <set>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/summary/summary_util.h"
 
 namespace tfg {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ops/framework/status.h"
+#include "ops/core/status.h"
 
 namespace tfg::summary {
 

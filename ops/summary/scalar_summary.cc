@@ -2,7 +2,7 @@
 // TensorBoard's scalars tab (loss, accuracy, learning rate over steps).
 #include <cmath>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/summary/summary_util.h"
 
 namespace tfg {

@@ -1,7 +1,7 @@
 #include "ops/summary/summary_util.h"
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg::summary {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/kernel.h"
+#include "ops/core/kernel.h"
 #include "proto/summary.pb.h"
 
 namespace tfg::summary {

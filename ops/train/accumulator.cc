@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "ops/framework/kernel.h"
+#include "ops/core/kernel.h"
 
 namespace tfg {
 namespace {

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/cancellation.h"
-#include "ops/framework/resource_mgr.h"
-#include "ops/framework/shape.h"
+#include "ops/core/cancellation.h"
+#include "ops/core/resource_mgr.h"
+#include "ops/core/shape.h"
 
 namespace tfg {
 

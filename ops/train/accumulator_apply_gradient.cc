@@ -1,8 +1,8 @@
 // accumulator_apply_gradient(handle, local_step, gradient): hands a
 // replica's gradient to an accumulator, tagged with the global step the
 // replica read its variables at; a stale one is dropped.
-#include "ops/framework/kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
 #include "ops/train/accumulator.h"
 
 namespace tfg {

@@ -1,7 +1,7 @@
 // accumulator_num_accumulated(handle): how many gradients an accumulator
 // holds for its current global step.
-#include "ops/framework/kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
 #include "ops/train/accumulator.h"
 
 namespace tfg {

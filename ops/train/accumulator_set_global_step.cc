@@ -1,7 +1,7 @@
 // accumulator_set_global_step(handle, new_global_step): sets the step
 // below which gradients are stale, e.g. to a restored global step.
-#include "ops/framework/kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
 #include "ops/train/accumulator.h"
 
 namespace tfg {

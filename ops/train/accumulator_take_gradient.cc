@@ -1,9 +1,9 @@
 // accumulator_take_gradient(handle, num_required): the mean of the first
 // num_required gradients for the accumulator's global step, once that
 // many have arrived. Asynchronous: the wait holds no thread.
-#include "ops/framework/cancellation.h"
-#include "ops/framework/kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/cancellation.h"
+#include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
 #include "ops/train/accumulator.h"
 
 namespace tfg {

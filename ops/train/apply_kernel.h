@@ -19,7 +19,7 @@
 #include <memory>
 #include <vector>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "ops/train/train_util.h"
 
 namespace tfg::train {

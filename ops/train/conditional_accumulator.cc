@@ -1,8 +1,8 @@
 // conditional_accumulator(dtype, shape, shared_name, container): makes the
 // accumulator (ops/train/accumulator.h) on its first run, or finds the one
 // of the same shared name, and outputs its handle.
-#include "ops/framework/kernel.h"
-#include "ops/framework/op_registry.h"
+#include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
 #include "ops/train/accumulator.h"
 
 namespace tfg {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 
 namespace tfg::train {
 

@@ -12,9 +12,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/kernel.h"
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/kernel.h"
+#include "ops/core/resource_mgr.h"
 #include "ops/state/state_util.h"
 
 namespace tfg::train {

@@ -7,8 +7,8 @@
 #include <unsupported/Eigen/CXX11/Tensor>
 #include <vector>
 
-#include "interp/session.h"
-#include "ops/framework/graph.h"
+#include "interp/runtime/session.h"
+#include "ops/core/graph.h"
 #include "tests/bench/best_seconds.h"
 
 extern "C" void openblas_set_num_threads(int);

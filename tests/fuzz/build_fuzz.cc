@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "interp/interpreter.h"
+#include "interp/language/interpreter.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::ostringstream sink;

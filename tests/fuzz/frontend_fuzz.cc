@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "interp/parser.h"
+#include "interp/language/parser.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

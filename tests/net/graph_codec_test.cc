@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "interp/interpreter.h"
-#include "interp/plan.h"
+#include "interp/language/interpreter.h"
+#include "interp/runtime/plan.h"
 #include "devices/cpu/cpu_device.h"
 
 namespace tfg::net {

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <limits>
 
-#include "ops/framework/dtype_traits.h"
+#include "ops/core/dtype_traits.h"
 
 namespace tfg::net {
 namespace {

@@ -272,7 +272,7 @@ print(run(y, feed={x: [1.0, 2.0, 3.0]}))
         # tensor: every run() must end with the ps's error. Each is the
         # first of its signature (the parts are registered then). The race
         # this once lost, an AbortStep handled before the step it aborts
-        # had started, is pinned in tests/interp/worker_abort_test.cc.
+        # had started, is pinned in tests/interp/distributed/worker_abort_test.cc.
         ps, w = self.worker(), self.worker()
         path = self.script("""cluster({"ps": ["%s"], "worker": ["%s"]})
 failed = 0

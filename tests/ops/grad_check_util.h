@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/attr.h"
-#include "ops/framework/tensor.h"
+#include "ops/core/attr.h"
+#include "ops/core/tensor.h"
 
 namespace tfg::test {
 

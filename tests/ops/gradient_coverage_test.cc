@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/symbolic_grad_util.h"

@@ -6,11 +6,11 @@
 #include <memory>
 #include <thread>
 
-#include "devices/device.h"
-#include "ops/framework/graph.h"
-#include "ops/framework/kernel.h"
-#include "ops/framework/op_registry.h"
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/device.h"
+#include "ops/core/graph.h"
+#include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
+#include "ops/core/resource_mgr.h"
 
 namespace tfg::test {
 namespace {

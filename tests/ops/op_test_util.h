@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/attr.h"
-#include "ops/framework/dtype_traits.h"
-#include "ops/framework/shape.h"
-#include "ops/framework/status.h"
-#include "ops/framework/tensor.h"
+#include "ops/core/attr.h"
+#include "ops/core/dtype_traits.h"
+#include "ops/core/shape.h"
+#include "ops/core/status.h"
+#include "ops/core/tensor.h"
 
 namespace tfg {
 class Device;

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "interp/session.h"
-#include "ops/framework/gradients.h"
-#include "ops/framework/graph.h"
+#include "interp/runtime/session.h"
+#include "ops/autodiff/gradients.h"
+#include "ops/core/graph.h"
 
 namespace tfg::test {
 namespace {

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <set>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "tests/devices/cuda/gpu_test_util.h"
 #include "tests/ops/op_test_util.h"
 

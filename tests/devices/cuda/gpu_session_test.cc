@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "devices/cuda/cuda_devices.h"
-#include "interp/interpreter.h"
+#include "interp/language/interpreter.h"
 
 namespace tfg {
 namespace {

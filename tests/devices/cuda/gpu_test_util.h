@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "devices/device.h"
-#include "ops/framework/attr.h"
-#include "ops/framework/status.h"
-#include "ops/framework/tensor.h"
+#include "ops/core/device.h"
+#include "ops/core/attr.h"
+#include "ops/core/status.h"
+#include "ops/core/tensor.h"
 
 namespace tfg::test {
 

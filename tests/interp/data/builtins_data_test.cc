@@ -1,5 +1,5 @@
 // load_idx, load_npy, save_npy and load_csv as scripts call them
-// (interp/builtins_data.cc).
+// (interp/language/builtins/builtins_data.cc).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "interp/data/npy.h"
-#include "interp/interpreter.h"
+#include "interp/language/interpreter.h"
 
 namespace tfg {
 namespace {

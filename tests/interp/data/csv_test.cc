@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "ops/framework/dtype_traits.h"
+#include "ops/core/dtype_traits.h"
 #include "tests/interp/data/test_files.h"
 
 namespace tfg::data {

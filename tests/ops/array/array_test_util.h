@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/dtype_traits.h"
+#include "ops/core/dtype_traits.h"
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/symbolic_grad_util.h"
 

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/state/state_test_util.h"
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "interp/interpreter.h"
+#include "interp/language/interpreter.h"
 
 namespace tfg {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ops/framework/cancellation.h"
+#include "ops/core/cancellation.h"
 #include "tests/ops/io/io_test_util.h"
 
 namespace tfg::io {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "tests/ops/op_test_util.h"
 
 namespace tfg {

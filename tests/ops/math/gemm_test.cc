@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/framework/kernel.h"
+#include "ops/core/kernel.h"
 #include "tests/ops/op_test_util.h"
 
 namespace tfg::gemm_test {  // of its own: shares a unity build (cmake/unity.cmake)

@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "interp/session.h"
-#include "ops/framework/gradients.h"
+#include "interp/runtime/session.h"
+#include "ops/autodiff/gradients.h"
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/nn/nn_test_util.h"
 

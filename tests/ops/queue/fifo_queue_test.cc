@@ -5,7 +5,7 @@
 #include <future>
 #include <thread>
 
-#include "ops/framework/cancellation.h"
+#include "ops/core/cancellation.h"
 #include "ops/queue/queue_kinds.h"
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/queue/queue_test_util.h"

@@ -10,10 +10,10 @@
 #include <thread>
 #include <vector>
 
-#include "devices/device.h"
-#include "ops/framework/graph.h"
-#include "ops/framework/op_registry.h"
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/device.h"
+#include "ops/core/graph.h"
+#include "ops/core/op_registry.h"
+#include "ops/core/resource_mgr.h"
 #include "tests/ops/op_test_util.h"
 
 namespace tfg::test {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/resource_mgr.h"
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/state/state_test_util.h"
 

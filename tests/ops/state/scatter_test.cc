@@ -1,7 +1,7 @@
 // scatter_add / scatter_sub on variables: expected values worked by hand.
 #include <gtest/gtest.h>
 
-#include "ops/framework/resource_mgr.h"
+#include "ops/core/resource_mgr.h"
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/state/state_test_util.h"
 

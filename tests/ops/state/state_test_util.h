@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "interp/session.h"
+#include "interp/runtime/session.h"
 
 namespace tfg::test {
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "ops/framework/graph.h"
+#include "ops/core/graph.h"
 #include "ops/io/crc32c.h"
 #include "proto/event.pb.h"
 #include "proto/graph.pb.h"

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/interp/graph_test_util.h"
+#include "tests/interp/runtime/graph_test_util.h"
 
 namespace tfg::summary {
 namespace {

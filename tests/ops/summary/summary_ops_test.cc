@@ -2,7 +2,7 @@
 // Summary protobuf.
 #include <gtest/gtest.h>
 
-#include "ops/framework/op_registry.h"
+#include "ops/core/op_registry.h"
 #include "proto/summary.pb.h"
 #include "tests/ops/op_test_util.h"
 

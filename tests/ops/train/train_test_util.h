@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "interp/session.h"
-#include "ops/framework/resource_mgr.h"
+#include "interp/runtime/session.h"
+#include "ops/core/resource_mgr.h"
 
 namespace tfg::test {
 

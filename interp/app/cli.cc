@@ -1,0 +1,554 @@
+#include "interp/app/cli.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+
+#include "devices/cpu/cpu_device.h"
+#include "interp/runtime/graph_optimizer.h"
+#include "interp/language/interpreter.h"
+#include "interp/app/op_docs.h"
+#include "interp/app/repl.h"
+#include "interp/distributed/cluster.h"
+#include "interp/distributed/worker.h"
+#include "net/curve.h"
+#include "net/transport.h"
+#include "ops/core/op_registry.h"
+
+#ifndef TFG_VERSION
+#define TFG_VERSION "0.0.0"
+#endif
+#ifndef TFG_STDLIB_DIR
+#define TFG_STDLIB_DIR "stdlib"
+#endif
+
+namespace tfg::cli {
+namespace {
+
+// ------------------------------------------------------------ argument parsing
+
+// Walks the argument list; options may come before the subcommand, between
+// it and FILE, and (for check/graph, which take no script args) after FILE.
+class ArgParser {
+ public:
+  explicit ArgParser(const std::vector<std::string>& args) : args_(args) {}
+  Result<CliOptions> Parse();
+
+ private:
+  Status ParseOption(const std::string& arg);
+  Result<std::string> OptionValue(const std::string& arg, const std::string& name);
+  // `literal`: after "--", so never a subcommand.
+  Status TakeOperand(const std::string& arg, bool literal = false);
+  bool AfterFileTakesOptions() const {
+    return opts_.command == Command::kCheck || opts_.command == Command::kGraph;
+  }
+
+  const std::vector<std::string>& args_;
+  size_t pos_ = 0;
+  CliOptions opts_;
+  bool have_file_ = false;
+  bool doc_topic_pending_ = false;
+  bool help_ = false;
+  bool version_ = false;
+};
+
+Status UsageError(const std::string& message) { return Status(Code::kInvalidArgument, message); }
+
+// Non-negative integer; the whole string must be digits.
+template <typename T>
+std::optional<T> ParseNumber(const std::string& s) {
+  T value{};
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || s[0] == '-') return std::nullopt;
+  return value;
+}
+
+Result<std::string> ArgParser::OptionValue(const std::string& arg, const std::string& name) {
+  if (arg.size() > name.size() && arg[name.size()] == '=') return arg.substr(name.size() + 1);
+  if (pos_ >= args_.size()) return UsageError("option " + name + " needs a value");
+  return args_[pos_++];
+}
+
+Status ArgParser::ParseOption(const std::string& arg) {
+  auto is = [&](const char* name) {
+    size_t n = std::strlen(name);
+    return arg == name || (arg.size() > n && arg.compare(0, n, name) == 0 && arg[n] == '=');
+  };
+  if (arg == "--help" || arg == "-h") {
+    help_ = true;
+  } else if (arg == "--version" || arg == "-V") {
+    version_ = true;
+  } else if (arg == "--quiet" || arg == "-q") {
+    opts_.quiet = true;
+  } else if (arg == "--check-numerics") {
+    opts_.check_numerics = true;
+  } else if (arg == "--log-placement") {
+    opts_.log_placement = true;
+  } else if (arg == "--stats") {
+    opts_.stats = true;
+  } else if (arg == "--dot" && opts_.command == Command::kGraph) {
+    // Graphviz dot is the only graph format; the flag is accepted for clarity.
+  } else if (arg == "--optimized" && opts_.command == Command::kGraph) {
+    opts_.optimized = true;
+  } else if (arg == "--placed" && opts_.command == Command::kGraph) {
+    opts_.placed = true;
+  } else if (is("--local-devices")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--local-devices"));
+    auto n = v.rfind("cpu=", 0) == 0 ? ParseNumber<int>(v.substr(4)) : std::nullopt;
+    if (!n || *n < 1 || *n > 64) {
+      return UsageError("--local-devices expects cpu=N with N from 1 to 64, found '" + v + "'");
+    }
+    opts_.local_cpu_devices = *n;
+  } else if (is("--device")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--device"));
+    if (v != "cpu" && v != "gpu") return UsageError("--device expects cpu or gpu, found '" + v + "'");
+    opts_.device_type = v;
+  } else if (is("--threads")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--threads"));
+    auto n = ParseNumber<int>(v);
+    if (!n || *n < 1 || *n > 4096) return UsageError("--threads expects a whole number from 1 to 4096, found '" + v + "'");
+    opts_.threads = *n;
+  } else if (is("--seed")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--seed"));
+    auto n = ParseNumber<uint64_t>(v);
+    if (!n) return UsageError("--seed expects a non-negative whole number, found '" + v + "'");
+    opts_.seed = *n;
+  } else if (is("--hang-timeout")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--hang-timeout"));
+    char* end = nullptr;
+    double s = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !(s >= 0) || s > 1e6) {
+      return UsageError("--hang-timeout expects seconds (0 = never), found '" + v + "'");
+    }
+    opts_.hang_timeout = s;
+  } else if (is("--trace")) {
+    TFG_ASSIGN_OR_RETURN(opts_.trace_path, OptionValue(arg, "--trace"));
+    if (opts_.trace_path.empty()) return UsageError("--trace expects a file name");
+  } else if (is("--logdir")) {
+    TFG_ASSIGN_OR_RETURN(opts_.logdir, OptionValue(arg, "--logdir"));
+    if (opts_.logdir.empty()) return UsageError("--logdir expects a directory name");
+  } else if (is("--worker")) {
+    opts_.worker = true;
+  } else if (is("--listen")) {
+    TFG_ASSIGN_OR_RETURN(opts_.listen, OptionValue(arg, "--listen"));
+    if (opts_.listen.empty()) return UsageError("--listen expects an address, e.g. tcp://127.0.0.1:7001");
+    if (auto a = net::NormalizeAddress(opts_.listen); !a.ok()) return UsageError(a.status().message());
+  } else if (is("--curve-keys") || is("--data-dir")) {
+    const std::string name = arg.substr(0, arg.find('='));
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, name));
+    if (v.empty()) return UsageError(name + " expects a directory");
+    (name == "--curve-keys" ? opts_.curve_keys : opts_.data_dir) = v;
+  } else if (arg == "--compress-transfers") {
+    opts_.compress_transfers = true;
+  } else if (is("--master-listen")) {
+    TFG_ASSIGN_OR_RETURN(opts_.master_listen, OptionValue(arg, "--master-listen"));
+    if (auto a = net::NormalizeAddress(opts_.master_listen); !a.ok()) return UsageError(a.status().message());
+  } else if (is("--cluster")) {
+    TFG_ASSIGN_OR_RETURN(opts_.cluster, OptionValue(arg, "--cluster"));
+    if (auto spec = ParseClusterFlag(opts_.cluster); !spec.ok()) return UsageError(spec.status().message());
+  } else if (is("--heartbeat") || is("--master-timeout") || is("--recovery-timeout")) {
+    const std::string name = arg.substr(0, arg.find('='));
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, name));
+    char* end = nullptr;
+    double s = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !(s >= 0.01) || s > 3600) {
+      return UsageError(name + " expects seconds from 0.01 to 3600, found '" + v + "'");
+    }
+    if (name == "--recovery-timeout") {
+      opts_.recovery_timeout = s;
+    } else {
+      (name == "--heartbeat" ? opts_.heartbeat : opts_.master_timeout) = s;
+    }
+  } else {
+    return UsageError("unknown option '" + arg + "'");
+  }
+  return Status::OK();
+}
+
+// A word that is not an option: a subcommand, the doc topic or FILE.
+Status ArgParser::TakeOperand(const std::string& arg, bool literal) {
+  if (doc_topic_pending_) {
+    if (arg != "ops") return UsageError("unknown doc topic '" + arg + "' (known: ops)");
+    doc_topic_pending_ = false;
+    have_file_ = true;  // nothing else may follow
+    return Status::OK();
+  }
+  if (have_file_) {
+    if (opts_.command == Command::kDocOps) return UsageError("unexpected argument '" + arg + "'");
+    return UsageError("unexpected argument '" + arg + "' after " + opts_.file + " (script arguments go after '--')");
+  }
+  if (opts_.command == Command::kRepl) {
+    // The first word picks the command; `tfg ./check` runs a file named check.
+    if (!literal && arg == "keygen") {
+      opts_.command = Command::kKeygen;
+      return Status::OK();
+    }
+    if (!literal && (arg == "check" || arg == "graph" || arg == "doc")) {
+      opts_.command = arg == "check" ? Command::kCheck : arg == "graph" ? Command::kGraph : Command::kDocOps;
+      doc_topic_pending_ = opts_.command == Command::kDocOps;
+      return Status::OK();
+    }
+    opts_.command = Command::kRun;
+  }
+  opts_.file = arg;
+  have_file_ = true;
+  return Status::OK();
+}
+
+Result<CliOptions> ArgParser::Parse() {
+  while (pos_ < args_.size()) {
+    const std::string& arg = args_[pos_++];
+    bool options_allowed = !have_file_ || AfterFileTakesOptions();
+    if (arg == "--" && options_allowed) {
+      // FILE comes next unless we have it; the rest are script arguments.
+      if (!have_file_ && pos_ < args_.size()) TFG_RETURN_IF_ERROR(TakeOperand(args_[pos_++], true));
+      opts_.script_args.assign(args_.begin() + pos_, args_.end());
+      break;
+    }
+    if (arg.size() > 1 && arg[0] == '-' && options_allowed) {
+      TFG_RETURN_IF_ERROR(ParseOption(arg));
+    } else if (have_file_ && opts_.command == Command::kRun) {
+      opts_.script_args.assign(args_.begin() + pos_ - 1, args_.end());
+      break;
+    } else {
+      TFG_RETURN_IF_ERROR(TakeOperand(arg));
+    }
+  }
+  if (help_) opts_.command = Command::kHelp;
+  else if (version_) opts_.command = Command::kVersion;
+  else if (opts_.worker) {
+    if (opts_.command != Command::kRepl) return UsageError("--worker runs no script: drop '" + opts_.file + "'");
+    if (opts_.listen.empty()) return UsageError("--worker needs --listen ADDR, e.g. --listen tcp://127.0.0.1:7001");
+    if (!opts_.cluster.empty()) return UsageError("--cluster is for the master (the script), not a --worker");
+    if (opts_.compress_transfers) {
+      return UsageError("--compress-transfers is the master's choice (it tells the workers): drop it here");
+    }
+    if (!opts_.master_listen.empty()) return UsageError("--master-listen is for the master; a --worker has --listen");
+    opts_.command = Command::kWorker;
+  } else if (!opts_.listen.empty()) return UsageError("--listen goes with --worker");
+  else if (!opts_.data_dir.empty()) return UsageError("--data-dir goes with --worker");
+  else if (opts_.command == Command::kKeygen && !have_file_) return UsageError("keygen needs a DIR");
+  else if (doc_topic_pending_) return UsageError("'doc' needs a topic (known: ops)");
+  else if ((opts_.command == Command::kCheck || opts_.command == Command::kGraph) && !have_file_)
+    return UsageError(std::string(opts_.command == Command::kCheck ? "check" : "graph") + " needs a FILE");
+  else if (opts_.optimized && opts_.placed) return UsageError("graph takes --optimized or --placed, not both");
+  return opts_;
+}
+
+// ------------------------------------------------------------------- commands
+
+// Ctrl-C ends the process at once: kernels may be blocked in queues or
+// waiting on peers, so unwinding is not an option. stdout is line-buffered
+// (see RunCli), so nothing already printed is lost.
+extern "C" void OnInterrupt(int) {
+  static const char kMsg[] = "\ntfg: interrupted\n";
+  ssize_t ignored = write(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
+  (void)ignored;
+  _exit(kExitInterrupted);
+}
+
+void InstallInterruptHandler() {
+  struct sigaction sa {};
+  sa.sa_handler = OnInterrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+}
+
+// Reads the script; "-" is stdin. The error message is "cannot open ...".
+Result<std::string> ReadScript(const std::string& path) {
+  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    fd = -1;
+    errno = EISDIR;
+  }
+  if (fd < 0) return Error(Code::kNotFound, "cannot open '{}': {}", path, std::strerror(errno));
+  std::string text;
+  char buf[1 << 16];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof(buf))) > 0) text.append(buf, static_cast<size_t>(n));
+  int read_errno = errno;
+  close(fd);
+  if (n < 0) return Error(Code::kNotFound, "cannot read '{}': {}", path, std::strerror(read_errno));
+  return text;
+}
+
+InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
+  InterpreterOptions o;
+  o.argv = opts.script_args;
+  o.threads = opts.threads;
+  o.seed = opts.seed;
+  o.quiet = opts.quiet;
+  o.check_numerics = opts.check_numerics;
+  o.hang_timeout = opts.hang_timeout;
+  o.stats = opts.stats;
+  o.trace = !opts.trace_path.empty();
+  o.logdir = opts.logdir;
+  o.local_cpu_devices = opts.local_cpu_devices;
+  o.device_type = opts.device_type;
+  o.cluster = opts.cluster;
+  o.heartbeat = opts.heartbeat;
+  o.recovery_timeout = opts.recovery_timeout;
+  o.master_listen = opts.master_listen;
+  o.log_placement = opts.log_placement;
+  const char* stdlib = std::getenv("TFG_STDLIB_DIR");
+  o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
+  o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
+  return o;
+}
+
+void PrintDiagnostic(const Status& status) {
+  std::cout.flush();  // the script's output so far comes before its error
+  std::string text = FormatDiagnostic(status);
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  std::cerr << text << std::flush;
+}
+
+// `graph --optimized`: the graph as OptimizeGraph leaves it for every node
+// nothing consumes (SinkSignature), after a dot comment with the summary.
+Result<std::string> OptimizedGraphToDot(const Graph& graph) {
+  WholeGraphSignature sig = SinkSignature(graph);
+  CpuDevice cpu(1);
+  TFG_ASSIGN_OR_RETURN(OptimizedGraph o, OptimizeGraph(graph, {}, sig.fetches, sig.targets, {}, &cpu));
+  return "// optimized: " + o.stats.Summary() + "\n" + GraphToDot(*o.graph);
+}
+
+// The graph command's output, after the script ran in check mode.
+Result<std::string> GraphOutput(const CliOptions& opts, const Interpreter& interp) {
+  if (opts.optimized) return OptimizedGraphToDot(interp.graph());
+  if (opts.placed) return interp.PlacedGraphToDot();
+  return interp.GraphToDot();
+}
+
+// --logdir: created and checked before the script runs, so a training run
+// does not find out at its first summary that it cannot write.
+Status PrepareLogdir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error(Code::kFailedPrecondition, "--logdir: cannot create '{}': {}", dir, ec.message());
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    return Error(Code::kFailedPrecondition, "--logdir: cannot write to '{}': {}", dir, std::strerror(errno));
+  }
+  return Status::OK();
+}
+
+// --trace: the file is written at exit, but an unwritable path is found
+// out now, before the run it would have recorded.
+Status CheckTracePath(const std::string& path) {
+  const bool existed = std::filesystem::exists(path);
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (f == nullptr) {
+    return Error(Code::kFailedPrecondition, "--trace: cannot write '{}': {}", path, std::strerror(errno));
+  }
+  std::fclose(f);
+  if (!existed) std::remove(path.c_str());
+  return Status::OK();
+}
+
+// Output paths given on the command line, checked before anything runs.
+Status PrepareOutputs(const CliOptions& opts) {
+  const bool writes = opts.command == Command::kRun || opts.command == Command::kRepl;
+  if (!writes) return Status::OK();
+  if (!opts.logdir.empty()) TFG_RETURN_IF_ERROR(PrepareLogdir(opts.logdir));
+  if (!opts.trace_path.empty()) TFG_RETURN_IF_ERROR(CheckTracePath(opts.trace_path));
+  return Status::OK();
+}
+
+// --curve-keys and --compress-transfers hold for every socket of the
+// process, so they are read before anything connects.
+Status ApplyNetSettings(const CliOptions& opts) {
+  net::NetSettings settings;
+  settings.compress_transfers = opts.compress_transfers;
+  if (!opts.curve_keys.empty() && opts.command != Command::kKeygen) {
+    TFG_ASSIGN_OR_RETURN(settings.keys, net::LoadCurveKeys(opts.curve_keys));
+    settings.curve = true;
+  }
+  net::SetNetSettings(std::move(settings));
+  return Status::OK();
+}
+
+// --stats and --trace, once the script or REPL session is over; false when
+// the trace could not be written.
+bool WriteReports(const CliOptions& opts, const Interpreter& interp) {
+  if (opts.stats) {
+    std::cout.flush();
+    std::cerr << interp.StatsReport() << net::NetworkTrafficReport() << std::flush;
+  }
+  if (opts.trace_path.empty()) return true;
+  Status written = interp.WriteTrace(opts.trace_path);
+  if (!written.ok()) std::cerr << "tfg: " << written.message() << "\n";
+  return written.ok();
+}
+
+// run, check and graph: evaluate the script, then report per command.
+int RunScriptCommand(const CliOptions& opts) {
+  auto text = ReadScript(opts.file);
+  if (!text.ok()) {
+    std::cerr << "tfg: " << text.status().message() << "\n";
+    return kExitUsage;
+  }
+  std::string path = opts.file == "-" ? "<stdin>" : opts.file;
+  Interpreter interp(MakeInterpreterOptions(opts));
+  Status status = interp.RunSource(path, *text);
+  std::string graph_dot;
+  if (status.ok() && opts.command == Command::kCheck) status = interp.CheckPlacement();
+  if (status.ok() && opts.command == Command::kGraph) {
+    Result<std::string> dot = GraphOutput(opts, interp);
+    if (dot.ok()) graph_dot = std::move(*dot);
+    status = dot.status();
+  }
+  if (!status.ok()) PrintDiagnostic(status);
+  if (!WriteReports(opts, interp) && status.ok()) return kExitScriptError;
+  if (!status.ok()) return kExitScriptError;
+  if (opts.command == Command::kCheck) std::cout << path << ": ok\n";
+  std::cout << graph_dot;
+  std::cout.flush();
+  return kExitOk;
+}
+
+}  // namespace
+
+Result<CliOptions> ParseArgs(const std::vector<std::string>& args) { return ArgParser(args).Parse(); }
+
+namespace {
+
+const char kSynopsis[] =
+    R"(usage: tfg [options] FILE [args...]   run a script (args are visible as `argv`)
+       tfg [options]                  start the interactive REPL
+       tfg [options] check FILE       parse, build and shape-check without running
+       tfg [options] graph FILE --dot print the graph in Graphviz dot syntax
+                                      (--optimized: as optimized before running;
+                                       --placed: nodes coloured by device)
+       tfg --worker --listen ADDR      serve as a distributed worker
+       tfg keygen DIR                 make CURVE keys for --curve-keys DIR
+       tfg --help | --version
+)";
+
+}  // namespace
+
+std::string Usage() {
+  return std::string(kSynopsis) + R"(
+FILE may be '-' to read the script from stdin; put '--' before script
+arguments that look like options (or before a FILE that starts with '-').
+
+options:
+  --threads N   size of the inter- and intra-op thread pools (default: one per core)
+  --seed S      seed for random ops, for repeatable runs (default: nondeterministic)
+  --quiet, -q   no progress lines
+  --check-numerics
+                stop a run at the first op whose float output holds NaN or Inf
+  --stats       at exit, print kernel time per op type and memory use to stderr
+  --hang-timeout S
+                fail a run stuck for S seconds with every pending op waiting on a
+                queue, naming them (default 10; 0: wait forever)
+  --trace FILE  write a timeline of kernels and steps (Chrome trace JSON, for Perfetto)
+  --logdir DIR  create DIR for TensorBoard event files; scripts read it with logdir()
+  --local-devices cpu=N
+                N logical CPU devices (/device:cpu:0 ... cpu:N-1) to place ops on
+  --device TYPE nodes without a device type of their own prefer TYPE (cpu or gpu)
+  --cluster JOB=ADDR;ADDR,JOB=ADDR
+                the tasks of a distributed run, as cluster() declares them
+                (e.g. ps=tcp://127.0.0.1:7001,worker=tcp://127.0.0.1:7002;tcp://127.0.0.1:7003)
+  --heartbeat S seconds between liveness checks of the cluster's tasks (default 1);
+                a task silent for three is dead and fails the run
+  --master-listen ADDR
+                the master's own address for the cluster's tasks (default: a free
+                loopback port); tasks on other machines need one they can reach
+  --recovery-timeout S
+                with checkpoint_every, how long to wait for a dead task to come
+                back before the run fails (default 60)
+  --worker --listen ADDR
+                serve as a distributed worker on ADDR (tcp://127.0.0.1:PORT; a bare
+                :PORT binds loopback) until SIGINT or SIGTERM
+  --master-timeout S
+                (worker) drop a master's state after S seconds without a word from it
+                (default 10)
+  --data-dir DIR
+                (worker) save, restore, readers and summary writers may only touch
+                files under DIR; relative paths start there (default: the working
+                directory)
+  --curve-keys DIR
+                encrypt and authenticate all traffic with CURVE, using the keys in
+                DIR (made by `tfg keygen DIR`); only clients in DIR/authorized connect
+  --compress-transfers
+                (master) send f32 tensors between processes as their upper 16 bits
+  --log-placement
+                print to stderr the device each node runs on, when its run is planned
+  --help, -h    show this help
+  --version, -V show the version
+
+exit codes: 0 ok, 1 script error, 2 usage error, 130 interrupted (Ctrl-C)
+)";
+}
+
+int RunCli(int argc, char** argv) {
+  // Line-buffered stdout keeps print() output in order with errors and
+  // progress lines when piped, and lets Ctrl-C exit without losing it.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  InstallInterruptHandler();
+  auto parsed = ParseArgs(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
+  if (!parsed.ok()) {
+    std::cerr << "tfg: " << parsed.status().message() << "\n";
+    if (parsed.status().code() != Code::kInvalidArgument) return kExitScriptError;
+    std::cerr << kSynopsis << "run 'tfg --help' for the options\n";
+    return kExitUsage;
+  }
+  const CliOptions& opts = *parsed;
+  if (Status ready = ApplyNetSettings(opts); !ready.ok()) {
+    std::cerr << "tfg: " << ready.message() << "\n";
+    return kExitUsage;
+  }
+  if (Status ready = PrepareOutputs(opts); !ready.ok()) {
+    std::cerr << "tfg: " << ready.message() << "\n";
+    return kExitUsage;
+  }
+  switch (opts.command) {
+    case Command::kHelp: std::cout << Usage(); return kExitOk;
+    case Command::kVersion: std::cout << "tfg " << TFG_VERSION << "\n"; return kExitOk;
+    case Command::kDocOps: std::cout << OpReferenceMarkdown(OpRegistry::Global()); return kExitOk;
+    case Command::kRepl: {
+      bool reported = true;
+      const int code =
+          RunRepl(MakeInterpreterOptions(opts), [&](const Interpreter& interp) { reported = WriteReports(opts, interp); });
+      return code == kExitOk && !reported ? kExitScriptError : code;
+    }
+    case Command::kWorker: {
+      WorkerOptions w;
+      w.listen = opts.listen;
+      w.threads = opts.threads;
+      w.master_timeout_seconds = opts.master_timeout;
+      w.data_dir = opts.data_dir;
+      w.stats = opts.stats;
+      return RunWorker(w);
+    }
+    case Command::kKeygen: {
+      auto written = net::GenerateCurveKeys(opts.file);
+      if (!written.ok()) {
+        std::cerr << "tfg: " << written.status().message() << "\n";
+        return kExitScriptError;
+      }
+      std::cout << *written;
+      return kExitOk;
+    }
+    case Command::kRun:
+    case Command::kCheck:
+    case Command::kGraph: return RunScriptCommand(opts);
+  }
+  return kExitUsage;
+}
+
+}  // namespace tfg::cli

@@ -1,0 +1,462 @@
+#include "interp/distributed/worker.h"
+
+#include <csignal>
+#include <chrono>
+#include <condition_variable>
+#include <iostream>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "devices/cpu/cpu_device.h"
+#include "interp/runtime/executor.h"
+#include "interp/runtime/plan.h"
+#include "interp/runtime/thread_pool.h"
+#include "net/curve.h"
+#include "net/graph_codec.h"
+#include "net/remote_rendezvous.h"
+#include "net/transport.h"
+#include "ops/core/cancellation.h"
+#include "ops/core/file_root.h"
+
+namespace tfg {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using net::Message;
+using net::MessageKind;
+
+struct RegisteredGraph {
+  std::shared_ptr<const Plan> plan;
+  std::vector<Output> feeds;  // in the plan's graph: what each fed value must match
+};
+
+// A feed from the network must be what its placeholder takes: kernels
+// trust the dtype and shape of their inputs.
+Status CheckFeeds(const RegisteredGraph& g, const std::vector<Tensor>& values) {
+  if (values.size() != g.feeds.size()) {
+    return InvalidArgument("{} feeds for a graph that takes {}", values.size(), g.feeds.size());
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    const Output& o = g.feeds[i];
+    if (!values[i].IsInitialized() || values[i].dtype() != o.dtype() || !o.shape().IsCompatibleWith(values[i].shape())) {
+      return InvalidArgument("feed for '{}': expected {} {}, got {}", o.name(), DTypeName(o.dtype()),
+                             o.shape().ToString(), values[i].IsInitialized() ? values[i].DebugString() : "nothing");
+    }
+  }
+  return Status::OK();
+}
+
+// One master's state on this worker.
+struct WorkerSession {
+  WorkerSession(uint64_t id, std::string task, std::string master, net::NetRendezvous::Push push)
+      : id(id), task(std::move(task)), master(std::move(master)), runs(this->task, std::move(push)) {}
+  const uint64_t id;
+  const std::string task;    // our name in the master's cluster
+  const std::string master;  // the master's address
+  std::unordered_map<std::string, std::string> addresses;  // task -> address
+  ResourceMgr resources;
+  StepCounter live_steps;
+  net::RunRendezvousTable runs;
+  std::mutex mu;
+  std::unordered_map<uint64_t, RegisteredGraph> graphs;                         // guarded by mu
+  std::unordered_map<int64_t, std::shared_ptr<CancellationManager>> active;  // run id -> its step; guarded by mu
+  std::atomic<int64_t> last_heard{0};  // Clock ticks
+};
+
+int64_t Now() { return Clock::now().time_since_epoch().count(); }
+
+}  // namespace
+
+struct WorkerService::Impl {
+  explicit Impl(const WorkerOptions& o) : options(o), device(o.threads), pool(o.threads) {}
+  void OnMessage(net::Received& received);
+  void Dispatch(Message&& m);
+  void Reply(const std::string& to, Message m);
+  void OnHello(const Message& m);
+  void OnHelloOfOtherVersion(const Message& envelope);
+  Status OnRegister(WorkerSession& s, const net::RegisterGraph& r);
+  void OnRunStep(std::shared_ptr<WorkerSession> s, Message m);
+  void RunOneStep(const std::shared_ptr<WorkerSession>& s, const Message& m,
+                  const std::shared_ptr<CancellationManager>& cancel);
+  void ReplyStepDone(const WorkerSession& s, const Message& m, Result<std::vector<Tensor>> result);
+  void StepEnded();  // one of running_steps ended
+  Result<std::vector<Tensor>> ExecuteStep(WorkerSession& s, const net::RunStep& r,
+                                          const std::shared_ptr<CancellationManager>& cancel);
+  Status Push(WorkerSession* s, const std::string& task, const net::TensorTransfer& t);
+  std::shared_ptr<WorkerSession> Find(uint64_t id);
+  void Drop(uint64_t id, const std::string& why);
+  void ReapSilent();
+
+  WorkerOptions options;
+  CpuDevice device;
+  ThreadPool pool;
+  std::unique_ptr<net::Transport> transport;
+  std::atomic<int64_t> next_step_id{1};
+  std::atomic<int64_t> async_done{0};
+  std::mutex mu;
+  std::unordered_map<uint64_t, std::shared_ptr<WorkerSession>> sessions;  // guarded by mu
+  // Step threads, so shutdown can wait for them.
+  std::mutex steps_mu;
+  std::condition_variable steps_cv;
+  int running_steps = 0;  // guarded by steps_mu
+};
+
+void WorkerService::Impl::Reply(const std::string& to, Message m) {
+  m.reply_to = transport->address();
+  if (Status s = transport->Send(to, m); !s.ok()) net::LogNet("cannot encode a reply: " + s.message());
+}
+
+std::shared_ptr<WorkerSession> WorkerService::Impl::Find(uint64_t id) {
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = sessions.find(id);
+  return it == sessions.end() ? nullptr : it->second;
+}
+
+// Refused frames are logged; the sender gets an error reply only when it
+// names a session we know, or says Hello (so a stranger cannot make us
+// connect anywhere a Hello of our own version could not).
+void WorkerService::Impl::OnMessage(net::Received& received) {
+  const std::string_view head = received.head;
+  Message m;
+  const Status decoded = net::DecodeMessage(head, std::move(received.attachments), m);
+  if (decoded.ok()) return Dispatch(std::move(m));
+  net::LogNet("refused a message of " + std::to_string(head.size()) + " bytes: " + decoded.message());
+  auto header = net::DecodeHeader(head);
+  if (!header.ok()) return;
+  if (header->version != net::kProtocolVersion) return OnHelloOfOtherVersion(*header);
+  auto s = Find(header->session_id);
+  if (s == nullptr) return;
+  Message reply;
+  reply.kind = MessageKind::kErrorReply;
+  reply.request_id = header->request_id;
+  reply.session_id = header->session_id;
+  reply.status = net::ToWire(decoded);
+  Reply(s->master, std::move(reply));
+}
+
+void WorkerService::Impl::Dispatch(Message&& m) {
+  if (m.kind == MessageKind::kHello) return OnHello(m);
+  std::shared_ptr<WorkerSession> s = Find(m.session_id);
+  if (s == nullptr) {
+    if (m.kind != MessageKind::kTensor && m.kind != MessageKind::kCloseSession) {
+      net::LogNet(std::string("a ") + net::MessageKindName(m.kind) + " for an unknown session: ignored");
+    }
+    return;
+  }
+  s->last_heard.store(Now());
+  // A reply is made only where one is sent: a Message is large, and
+  // transfers, which come by the thousand, are never answered.
+  auto reply_of_kind = [&m](MessageKind kind) {
+    Message reply;
+    reply.kind = kind;
+    reply.request_id = m.request_id;
+    reply.session_id = m.session_id;
+    return reply;
+  };
+  switch (m.kind) {
+    case MessageKind::kRegisterGraph: {
+      Message reply = reply_of_kind(MessageKind::kRegisterReply);
+      reply.status = net::ToWire(OnRegister(*s, m.register_graph));
+      return Reply(s->master, std::move(reply));
+    }
+    case MessageKind::kRunStep: return OnRunStep(std::move(s), std::move(m));
+    case MessageKind::kTensor:
+      if (Status st = s->runs.Deliver(std::move(m.tensor)); !st.ok()) net::LogNet("refused a tensor: " + st.message());
+      return;
+    case MessageKind::kAbortStep: {
+      std::shared_ptr<CancellationManager> cm;
+      {
+        std::lock_guard<std::mutex> lock(s->mu);
+        auto it = s->active.find(m.abort.run_id);
+        if (it != s->active.end()) cm = it->second;
+      }
+      if (cm) cm->StartCancel();
+      return;
+    }
+    case MessageKind::kHeartbeat: return Reply(s->master, reply_of_kind(MessageKind::kHeartbeatAck));
+    case MessageKind::kCloseSession: return Drop(m.session_id, "the master closed it");
+    default:
+      net::LogNet(std::string("unexpected ") + net::MessageKindName(m.kind) + " message: ignored");
+  }
+}
+
+// Answered in our version with a WrongVersion, which every stable version
+// reads: the master can then say why instead of timing out.
+void WorkerService::Impl::OnHelloOfOtherVersion(const Message& envelope) {
+  if (envelope.kind != MessageKind::kHello) return;
+  auto master = net::NormalizeAddress(envelope.reply_to);
+  if (!master.ok()) return net::LogNet("a Hello with a bad reply address: " + master.status().message());
+  Message reply;
+  reply.kind = MessageKind::kWrongVersion;
+  reply.request_id = envelope.request_id;
+  reply.session_id = envelope.session_id;
+  reply.status.message = fmt::format(
+      "the worker at {} speaks tfg protocol version {}, the master {}: start every task from the same tfg build",
+      transport->address(), net::kProtocolVersion, envelope.version);
+  Reply(*master, std::move(reply));
+}
+
+void WorkerService::Impl::OnHello(const Message& m) {
+  Message reply;
+  reply.kind = MessageKind::kHelloReply;
+  reply.request_id = m.request_id;
+  reply.session_id = m.session_id;
+  reply.registry_hash = net::OpRegistryHash();
+  auto master = net::NormalizeAddress(m.reply_to);
+  if (!master.ok()) return net::LogNet("a Hello with a bad reply address: " + master.status().message());
+  if (m.hello.registry_hash != reply.registry_hash) {
+    reply.status = net::ToWire(Error(Code::kFailedPrecondition,
+                                     "the worker at {} was built with other ops than the master (op registry hash "
+                                     "{:x} vs {:x}): run the same tfg build everywhere",
+                                     transport->address(), reply.registry_hash, m.hello.registry_hash));
+    return Reply(*master, std::move(reply));
+  }
+  const uint64_t id = m.session_id;
+  auto s = std::make_shared<WorkerSession>(id, m.hello.task, *master,
+                                           [this, id](const std::string& task, const net::TensorTransfer& t) {
+                                             std::shared_ptr<WorkerSession> session = Find(id);
+                                             if (!session) return Error(Code::kCancelled, "the session has ended");
+                                             return Push(session.get(), task, t);
+                                           });
+  for (const auto& [task, address] : m.hello.cluster) s->addresses[task] = address;
+  s->runs.set_compress(m.hello.compress_transfers);
+  s->last_heard.store(Now());
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (sessions.count(m.session_id) == 0) sessions[m.session_id] = s;
+  }
+  net::LogNet("session " + std::to_string(m.session_id) + " from " + *master + " as " + m.hello.task);
+  Reply(*master, std::move(reply));
+}
+
+Status WorkerService::Impl::Push(WorkerSession* s, const std::string& task, const net::TensorTransfer& t) {
+  auto it = s->addresses.find(task);
+  if (it == s->addresses.end()) return InvalidArgument("no task {} in the cluster", task);
+  Message m;
+  m.kind = MessageKind::kTensor;
+  m.session_id = s->id;
+  m.tensor = t;
+  return transport->Send(it->second, m);
+}
+
+// The partition's graph is rebuilt (and so validated) and its plan built
+// on this process's CPU device, once; steps then only name its handle.
+Status WorkerService::Impl::OnRegister(WorkerSession& s, const net::RegisterGraph& r) {
+  TFG_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, net::DecodeGraph(r.graph));
+  std::vector<Output> feeds, fetches;
+  std::vector<Node*> targets;
+  for (const std::string& f : r.feeds) {
+    TFG_ASSIGN_OR_RETURN(Output o, net::FindOutput(*graph, f));
+    feeds.push_back(o);
+  }
+  for (const std::string& f : r.fetches) {
+    TFG_ASSIGN_OR_RETURN(Output o, net::FindOutput(*graph, f));
+    fetches.push_back(o);
+  }
+  for (const std::string& t : r.targets) {
+    Node* n = graph->FindNode(t);
+    if (n == nullptr) return NotFound("no node '{}' in the registered graph", t);
+    targets.push_back(n);
+  }
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan, BuildPlan(*graph, feeds, fetches, targets, &device));
+  plan->graph = std::shared_ptr<const Graph>(std::move(graph));
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (s.graphs.size() >= 10000) return Error(Code::kResourceExhausted, "too many graphs registered");
+  s.graphs[r.graph_handle] = RegisteredGraph{std::move(plan), std::move(feeds)};
+  return Status::OK();
+}
+
+// Each step gets a thread of its own (RunStep blocks until the step ends);
+// a master asking for more at once than kMaxRunningSteps is refused.
+constexpr int kMaxRunningSteps = 256;
+
+// The step is made known to AbortStep here, on the thread that receives
+// messages in order, not in the step's own thread: an AbortStep sent right
+// after the RunStep (another task's part failed at once) must find it.
+void WorkerService::Impl::OnRunStep(std::shared_ptr<WorkerSession> s, Message m) {
+  {
+    std::lock_guard<std::mutex> lock(steps_mu);
+    if (running_steps >= kMaxRunningSteps) {
+      return ReplyStepDone(*s, m, Error(Code::kResourceExhausted, "{} steps are running on {} already",
+                                        running_steps, s->task));
+    }
+    ++running_steps;
+  }
+  auto cancel = std::make_shared<CancellationManager>();
+  bool fresh;
+  {
+    std::lock_guard<std::mutex> lock(s->mu);
+    fresh = s->active.emplace(m.run_step.run_id, cancel).second;
+  }
+  if (!fresh) {
+    ReplyStepDone(*s, m, InvalidArgument("run {} is running already", m.run_step.run_id));
+    return StepEnded();
+  }
+  std::thread([this, s = std::move(s), m = std::move(m), cancel] {
+    RunOneStep(s, m, cancel);
+    StepEnded();
+  }).detach();
+}
+
+void WorkerService::Impl::StepEnded() {
+  std::lock_guard<std::mutex> lock(steps_mu);
+  --running_steps;
+  steps_cv.notify_all();
+}
+
+// The step itself: the registered plan with the run's feeds, a step
+// rendezvous keyed by the master's run id, and `cancel` for AbortStep.
+Result<std::vector<Tensor>> WorkerService::Impl::ExecuteStep(WorkerSession& s, const net::RunStep& r,
+                                                            const std::shared_ptr<CancellationManager>& cancel) {
+  RegisteredGraph g;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    auto it = s.graphs.find(r.graph_handle);
+    if (it == s.graphs.end()) return NotFound("no graph {} registered on {}", r.graph_handle, s.task);
+    g = it->second;
+  }
+  TFG_RETURN_IF_ERROR(CheckFeeds(g, r.feeds));
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<net::NetRendezvous> rendezvous, s.runs.Open(r.run_id));
+  StepInfo info{next_step_id.fetch_add(1), r.seed};
+  TFG_RETURN_IF_ERROR(RegisterStepRendezvous(&s.resources, info.step_id,
+                                             std::make_shared<StepRendezvous>(rendezvous, r.run_id)));
+  ExecutorEnv env{&pool, &s.resources, &s.live_steps, false, nullptr, nullptr, 0, &async_done};
+  auto out = RunStep(g.plan, r.feeds, env, info, r.timeout_seconds, cancel.get());
+  if (!out.ok()) rendezvous->StartAbort(Error(Code::kCancelled, "the run was cancelled"));
+  return out;
+}
+
+void WorkerService::Impl::RunOneStep(const std::shared_ptr<WorkerSession>& s, const Message& m,
+                                     const std::shared_ptr<CancellationManager>& cancel) {
+  const net::RunStep& r = m.run_step;
+  // Aborted before it began: nothing to run, and a _recv would wait for a
+  // tensor its failed sender never sends.
+  Result<std::vector<Tensor>> result = cancel->IsCancelled()
+                                           ? Result<std::vector<Tensor>>(Error(Code::kCancelled, "the run was cancelled"))
+                                           : ExecuteStep(*s, r, cancel);
+  {
+    std::lock_guard<std::mutex> lock(s->mu);
+    auto it = s->active.find(r.run_id);
+    if (it != s->active.end() && it->second == cancel) s->active.erase(it);
+  }
+  s->runs.Close(r.run_id);
+  ReplyStepDone(*s, m, std::move(result));
+}
+
+void WorkerService::Impl::ReplyStepDone(const WorkerSession& s, const Message& m, Result<std::vector<Tensor>> result) {
+  Message reply;
+  reply.kind = MessageKind::kStepDone;
+  reply.request_id = m.request_id;
+  reply.session_id = m.session_id;
+  reply.step_done.run_id = m.run_step.run_id;
+  if (result.ok()) {
+    reply.step_done.fetches = std::move(*result);
+  } else {
+    const Status& st = result.status();
+    if (st.code() != Code::kCancelled) {
+      net::LogNet("step of run " + std::to_string(m.run_step.run_id) + " failed on " + s.task + ":\n" +
+                  FormatDiagnostic(st));
+    }
+    reply.step_done.status = net::ToWire(st);
+  }
+  Reply(s.master, std::move(reply));
+}
+
+void WorkerService::Impl::Drop(uint64_t id, const std::string& why) {
+  std::shared_ptr<WorkerSession> s;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = sessions.find(id);
+    if (it == sessions.end()) return;
+    s = it->second;
+    sessions.erase(it);
+  }
+  std::vector<std::shared_ptr<CancellationManager>> active;
+  {
+    std::lock_guard<std::mutex> lock(s->mu);
+    for (auto& [run, cm] : s->active) active.push_back(cm);
+  }
+  for (auto& cm : active) cm->StartCancel();
+  s->runs.AbortAll(Error(Code::kCancelled, "the session ended"));
+  net::LogNet("session " + std::to_string(id) + " (" + s->task + ") dropped with its state: " + why);
+  // Steps still running hold the session; its resources go with the last.
+}
+
+void WorkerService::Impl::ReapSilent() {
+  const auto limit = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(options.master_timeout_seconds)).count();
+  std::vector<uint64_t> silent;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const auto& [id, s] : sessions) {
+      if (Now() - s->last_heard.load() > limit) silent.push_back(id);
+    }
+  }
+  for (uint64_t id : silent) {
+    Drop(id, fmt::format("no word from its master for {} s", options.master_timeout_seconds));
+  }
+}
+
+Result<std::unique_ptr<WorkerService>> WorkerService::Start(const WorkerOptions& options) {
+  std::unique_ptr<WorkerService> w(new WorkerService());
+  w->impl_ = std::make_unique<Impl>(options);
+  Impl* impl = w->impl_.get();
+  auto on_message = [impl](net::Received& r) { impl->OnMessage(r); };
+  TFG_ASSIGN_OR_RETURN(impl->transport, net::Transport::Start(options.listen, on_message));
+  return w;
+}
+
+WorkerService::~WorkerService() {
+  if (!impl_) return;
+  std::vector<uint64_t> ids;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    for (const auto& [id, s] : impl_->sessions) ids.push_back(id);
+  }
+  for (uint64_t id : ids) impl_->Drop(id, "the worker is stopping");
+  std::unique_lock<std::mutex> lock(impl_->steps_mu);
+  impl_->steps_cv.wait(lock, [this] { return impl_->running_steps == 0; });
+  lock.unlock();
+  impl_->transport.reset();
+}
+
+const std::string& WorkerService::address() const { return impl_->transport->address(); }
+
+void WorkerService::Serve(const std::atomic<bool>& stop) {
+  while (!stop.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    impl_->ReapSilent();
+  }
+}
+
+namespace {
+std::atomic<bool> g_stop{false};
+extern "C" void OnWorkerSignal(int) { g_stop.store(true); }
+}  // namespace
+
+int RunWorker(const WorkerOptions& options) {
+  if (Status s = SetFileRoot(options.data_dir.empty() ? "." : options.data_dir); !s.ok()) {
+    std::cerr << "tfg: " << s.message() << "\n";
+    return 2;
+  }
+  auto worker = WorkerService::Start(options);
+  if (!worker.ok()) {
+    std::cerr << "tfg: " << worker.status().message() << "\n";
+    return 1;
+  }
+  struct sigaction sa {};
+  sa.sa_handler = OnWorkerSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  std::cout << "tfg worker listening on " << (*worker)->address() << std::endl;
+  net::LogNet("files: only under " + FileRoot() + (net::GetNetSettings().curve ? "; CURVE security on" : ""));
+  (*worker)->Serve(g_stop);
+  worker->reset();
+  std::cout << "tfg worker stopped" << std::endl;
+  if (options.stats) std::cerr << net::NetworkTrafficReport() << std::flush;
+  return 0;
+}
+
+}  // namespace tfg

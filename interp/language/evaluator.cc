@@ -1,0 +1,159 @@
+// The evaluator's frame: construction, programs, name lookup.
+#include "interp/language/evaluator.h"
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include "interp/language/builtins/builtins.h"
+#include "interp/language/modules.h"
+
+namespace tfg {
+
+Evaluator::Evaluator(InterpreterOptions options) : options_(std::move(options)) {
+  SessionOptions so;
+  so.inter_op_threads = options_.threads;
+  so.intra_op_threads = options_.threads;
+  so.seed = options_.seed;
+  so.check_numerics = options_.check_numerics;
+  so.hang_timeout_seconds = options_.hang_timeout;
+  so.local_cpu_devices = options_.local_cpu_devices;
+  so.default_device_type = options_.device_type;
+  if (options_.log_placement) so.placement_log = options_.err != nullptr ? options_.err : &std::cerr;
+  so.collect_stats = options_.stats;
+  so.trace = options_.trace;
+  so.max_eager_elements = options_.max_eager_elements;
+  session_ = std::make_unique<Session>(&graph_, so);
+  modules_ = std::make_unique<ModuleLoader>(options_.stdlib_dir);
+  main_globals_ = NewGlobals();
+  for (const BuiltinDef* def : BuiltinRegistry::Global().List()) builtin_names_[def->name] = Value::Builtin(def);
+  for (auto& [name, value] : PredefinedNames()) builtin_names_[name] = value;
+  std::vector<Value> argv;
+  for (const std::string& a : options_.argv) argv.push_back(Value::Str(a));
+  builtin_names_["argv"] = Value::NewList(std::move(argv));
+}
+
+Evaluator::~Evaluator() {
+  // Closures stored in the scopes they capture form reference cycles;
+  // clearing every such scope frees them (and the tensors they hold).
+  for (auto& weak : closure_scopes_) {
+    if (auto env = weak.lock()) env->vars.clear();
+  }
+  main_globals_->vars.clear();
+  modules_->Clear();
+  prelude_.reset();
+  return_value_ = Value();
+  last_expr_value_ = Value();
+}
+
+std::ostream& Evaluator::out() { return options_.out ? *options_.out : std::cout; }
+std::ostream& Evaluator::err() { return options_.err ? *options_.err : std::cerr; }
+
+void Evaluator::Warn(const std::string& message, const SourceSpan& where) {
+  std::string text = FormatDiagnostic(Status(Code::kUnknown, message, where));
+  const size_t pos = text.find("error: ");
+  if (pos != std::string::npos) text.replace(pos, 7, "warning: ");
+  err() << text << std::flush;
+}
+
+void Evaluator::TrackClosureScope(const std::shared_ptr<Env>& env) {
+  // Prune dead entries now and then so long loops creating lambdas stay small.
+  if (closure_scopes_.size() > 1024 && closure_scopes_.size() % 1024 == 0) {
+    std::erase_if(closure_scopes_, [](const std::weak_ptr<Env>& w) { return w.expired(); });
+  }
+  for (const auto& w : closure_scopes_) {
+    if (!w.owner_before(env) && !env.owner_before(w)) return;  // already tracked
+  }
+  closure_scopes_.push_back(env);
+}
+
+Status Evaluator::ExecProgram(std::shared_ptr<ast::Program> program, const std::shared_ptr<Env>& globals,
+                              Value* last_value) {
+  // A module runs at top level even when imported from inside a function.
+  int saved_loops = loop_depth_, saved_functions = function_depth_;
+  loop_depth_ = 0;
+  function_depth_ = 0;
+  Status status;
+  for (const ast::StmtPtr& stmt : program->body) {
+    last_expr_value_ = Value();
+    auto flow = Exec(*stmt, globals);
+    if (!flow.ok()) {
+      status = flow.status();
+      status.WithSpan(stmt->span);
+      break;
+    }
+  }
+  loop_depth_ = saved_loops;
+  function_depth_ = saved_functions;
+  if (last_value) {
+    bool expr_last = status.ok() && !program->body.empty() && program->body.back()->kind == ast::StmtKind::kExpr;
+    *last_value = expr_last ? last_expr_value_ : Value();
+  }
+  return status;
+}
+
+// ------------------------------------------------------------------- names
+
+namespace {
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(1, name.size() / 3) + 1;
+  for (const std::string& candidate : candidates) {
+    size_t d = EditDistance(name, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+std::vector<std::string> Evaluator::VisibleNames(const std::shared_ptr<Env>& env) const {
+  std::set<std::string> names;
+  for (Env* e = env.get(); e != nullptr; e = e->parent.get()) {
+    for (const auto& [name, v] : e->vars) names.insert(name);
+  }
+  for (const auto& [name, v] : builtin_names_) names.insert(name);
+  for (const OpDef* op : OpRegistry::Global().ListOps()) names.insert(op->name);
+  if (prelude_) {
+    for (const auto& [name, v] : prelude_->globals->vars) names.insert(name);
+  }
+  return {names.begin(), names.end()};
+}
+
+Result<Value> Evaluator::LookupName(const std::string& name, const std::shared_ptr<Env>& env,
+                                    const SourceSpan& span) {
+  if (Value* v = env->Lookup(name)) return *v;
+  if (auto it = builtin_names_.find(name); it != builtin_names_.end()) return it->second;
+  if (const OpDef* op = OpRegistry::Global().Find(name)) return Value::OpFunction(op);
+  TFG_ASSIGN_OR_RETURN(std::optional<Value> from_prelude, LookupPrelude(name, span));
+  if (from_prelude) return *from_prelude;
+
+  std::vector<std::string> candidates = VisibleNames(env);
+  // Python's None, True and False are spelled none, true and false here.
+  for (const char* literal : {"none", "true", "false"}) candidates.emplace_back(literal);
+  std::string best = ClosestName(name, candidates);
+  std::string msg = fmt::format("unknown name '{}'", name);
+  if (!best.empty()) msg += fmt::format("; did you mean '{}'?", best);
+  return Status(Code::kNotFound, msg, span);
+}
+
+}  // namespace tfg
