@@ -9,10 +9,13 @@
 #
 # Files of one group share a translation unit: two anonymous-namespace
 # helpers of the same name in one group collide, and a file-level
-# `using namespace` reaches the files after it. Put a file's helpers in a
-# namespace named after the file (`namespace concat_impl {`) rather than
-# excluding it; SKIP_UNITY_BUILD_INCLUSION keeps a file out when that is
-# not possible (files with their own compile options are kept out by CMake).
+# `using namespace` reaches the files after it. So no two files of a
+# directory define the same helper name in the same namespace: give each
+# helper a distinct name, or put a file's helpers in a namespace named
+# after what they implement, the op family and op
+# (`namespace tfg::math::softmax_grad {`), never after how it is compiled.
+# SKIP_UNITY_BUILD_INCLUSION keeps a file out when that is not possible
+# (files with their own compile options are kept out by CMake).
 option(TFG_UNITY "Compile the op library and the unit tests in unity groups" ON)
 set(TFG_UNITY_GROUP_SIZE 8 CACHE STRING "Most files in one unity group")
 

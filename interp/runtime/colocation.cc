@@ -6,10 +6,10 @@
 #include <deque>
 #include <map>
 
+#include "ops/core/control_flow.h"
+
 namespace tfg {
 namespace {
-
-bool IsBackEdge(const Node& src) { return src.op_name() == "next_iteration"; }
 
 // The resource a node's attrs name: (container, shared name or node name).
 void ResourceKeys(const Node& n, std::vector<std::pair<std::string, std::string>>& keys) {
@@ -41,7 +41,7 @@ std::vector<const Node*> NodesInTopologicalOrder(const Graph& g) {
   std::vector<std::vector<int32_t>> consumers(n);
   for (const auto& node : g.nodes()) {
     for (const Output& in : node->inputs()) {
-      if (IsBackEdge(*in.node)) continue;
+      if (IsLoopBackEdge(*node, in)) continue;
       consumers[in.node->id()].push_back(node->id());
       ++indegree[node->id()];
     }
@@ -131,7 +131,7 @@ void ColocationGroups::JoinFrames(const Graph& g) {
   for (const Node* n : NodesInTopologicalOrder(g)) {
     const Node* src = nullptr;
     for (const Output& in : n->inputs()) {
-      if (!IsBackEdge(*in.node)) {
+      if (!IsLoopBackEdge(*n, in)) {
         src = in.node;
         break;
       }
@@ -139,14 +139,14 @@ void ColocationGroups::JoinFrames(const Graph& g) {
     if (src == nullptr && !n->control_inputs().empty()) src = n->control_inputs()[0];
     if (src != nullptr) {
       int32_t f = frame_of[src->id()];
-      if (src->op_name() == "enter" && entered[src->id()] >= 0) f = entered[src->id()];
-      if (src->op_name() == "exit" && f > 0) f = frames[f].parent;
+      if (IsEnter(*src) && entered[src->id()] >= 0) f = entered[src->id()];
+      if (IsExit(*src) && f > 0) f = frames[f].parent;
       frame_of[n->id()] = f;
     }
     const int32_t f = frame_of[n->id()];
     if (f > 0) Union(frames[f].root, n->id(), fmt::format("is in the while_loop '{}'", frames[f].name));
-    if (n->op_name() != "enter") continue;
-    const std::string* name = n->attr<std::string>("frame_name");
+    if (!IsEnter(*n)) continue;
+    const std::string* name = n->attr<std::string>(while_loop::kFrameNameAttr);
     std::string frame_name = name ? *name : std::string();
     int32_t child = -1;
     for (size_t i = 1; i < frames.size(); ++i) {

@@ -1,10 +1,9 @@
 // Constant folding: a node whose inputs are all constants runs once, with
 // the kernel the registry gives it on the CPU, while the graph is optimized.
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <string_view>
 
+#include "ops/core/control_flow.h"
 #include "ops/core/device.h"
 #include "interp/runtime/optimizer_passes.h"
 #include "ops/core/kernel.h"
@@ -13,15 +12,6 @@
 
 namespace tfg {
 namespace {
-
-// cond and while_loop: their meaning lies in which frame and branch a value
-// flows through, not in the value.
-constexpr std::array<std::string_view, 6> kControlFlowOps = {"switch", "merge",          "enter",
-                                                             "exit",   "next_iteration", "loop_cond"};
-
-bool IsControlFlow(const OpDef& op) {
-  return std::find(kControlFlowOps.begin(), kControlFlowOps.end(), op.name) != kControlFlowOps.end();
-}
 
 // Elements of `s`, or -1 when it is not fully defined or overflows.
 int64_t KnownElements(const PartialShape& s) {
@@ -101,7 +91,7 @@ std::optional<Tensor> RunKernel(const Node& node, const std::vector<Tensor>& inp
 
 bool MayRewrite(const Node& node) {
   const OpDef& op = node.op();
-  return !op.stateful && op.variables.empty() && !IsControlFlow(op) && node.control_inputs().empty() &&
+  return !op.stateful && op.variables.empty() && !IsControlFlow(node) && node.control_inputs().empty() &&
          node.num_outputs() > 0;
 }
 

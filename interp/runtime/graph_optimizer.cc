@@ -7,6 +7,7 @@
 
 #include "interp/runtime/optimizer_passes.h"
 #include "interp/runtime/run_signature.h"
+#include "ops/core/control_flow.h"
 
 namespace tfg {
 namespace {
@@ -40,12 +41,6 @@ std::vector<char> NeededNodes(const Graph& g, const FeedIndex& feeds, const std:
   return needed;
 }
 
-// A while_loop's one cycle: its merge takes the loop variable back from
-// next_iteration. Ordering ignores that edge; copying restores it last.
-bool IsBackEdge(const Output& in, const Node& consumer) {
-  return consumer.op_name() == "merge" && in.node->op_name() == "next_iteration";
-}
-
 // Nodes left with pending inputs after the sort lie on or behind a cycle.
 Status CycleError(const std::vector<const Node*>& stuck) {
   const Node& n = *stuck.front();
@@ -66,7 +61,7 @@ Result<std::vector<const Node*>> TopologicalOrder(const Graph& g, const FeedInde
     ++count;
     const Node* n = g.node(id);
     for (const Output& in : n->inputs()) {
-      if (feeds.Find(in) >= 0 || IsBackEdge(in, *n)) continue;
+      if (feeds.Find(in) >= 0 || IsLoopBackEdge(*n, in)) continue;
       consumers[in.node->id()].push_back(id);
       ++pending[id];
     }
@@ -181,7 +176,7 @@ class Rewriter {
 Status Rewriter::CopyNode(const Node& n, bool drop_control) {
   if (node_images_[n.id()] != nullptr) return Status::OK();  // a fed placeholder that is also a target
   for (const Output& in : n.inputs()) {
-    if (!Copied(in) && !(IsBackEdge(in, n) && Copied(n.inputs()[0]))) {
+    if (!Copied(in) && !(IsLoopBackEdge(n, in) && Copied(n.inputs()[while_loop::kMergeFromEnter]))) {
       return Status(Code::kInternal, fmt::format("optimizing: an input of {} is not ready", DescribeNode(n)), n.span());
     }
   }
@@ -227,7 +222,7 @@ NodeSpec Rewriter::SpecFor(const Node& n, bool drop_control) const {
   for (const Output& in : n.inputs()) {
     // A back edge's source comes later: the merge is built with its first
     // input in that place, as while_loop builds it, and connected at the end.
-    const Output& now = Copied(in) || !IsBackEdge(in, n) ? in : n.inputs()[0];
+    const Output& now = Copied(in) || !IsLoopBackEdge(n, in) ? in : n.inputs()[while_loop::kMergeFromEnter];
     spec.inputs.push_back(Map(now));
   }
   if (!drop_control) {

@@ -6,13 +6,10 @@
 #include <tuple>
 
 #include "interp/runtime/colocation.h"
+#include "ops/core/control_flow.h"
 
 namespace tfg {
 namespace {
-
-bool IsBackEdge(const Output& in, const Node& consumer) {
-  return consumer.op_name() == "merge" && in.node->op_name() == "next_iteration";
-}
 
 class Partitioner {
  public:
@@ -90,9 +87,9 @@ Status Partitioner::Copy(const Node& n) {
   std::vector<int> back;
   for (size_t i = 0; i < n.inputs().size(); ++i) {
     const Output& in = n.inputs()[i];
-    if (IsBackEdge(in, n) && Image(in.node) == nullptr) {
+    if (IsLoopBackEdge(n, in) && Image(in.node) == nullptr) {
       back.push_back(static_cast<int>(i));
-      TFG_ASSIGN_OR_RETURN(Output first, MapInput(n.inputs()[0], dst));
+      TFG_ASSIGN_OR_RETURN(Output first, MapInput(n.inputs()[while_loop::kMergeFromEnter], dst));
       spec.inputs.push_back(first);
       continue;
     }

@@ -7,6 +7,7 @@
 #include "ops/core/device.h"
 #include "interp/runtime/run_signature.h"
 #include "interp/runtime/scalar_loop.h"
+#include "ops/core/control_flow.h"
 #include "ops/core/op_registry.h"
 
 namespace tfg {
@@ -59,7 +60,8 @@ class PlanBuilder {
   }
 
   // Kahn's algorithm over the needed nodes, ties broken by node id so
-  // plans are deterministic.
+  // plans are deterministic; a loop's back edges are left out, since they
+  // close its cycle.
   Status Order() {
     std::vector<const Node*> nodes;
     std::vector<int32_t> local(g_.num_nodes(), -1);
@@ -72,7 +74,7 @@ class PlanBuilder {
     std::vector<std::vector<int32_t>> consumers(nodes.size());
     for (size_t i = 0; i < nodes.size(); ++i) {
       for (const Output& in : nodes[i]->inputs()) {
-        if (feeds_.Find(in) >= 0 || IsBackEdge(*in.node)) continue;
+        if (feeds_.Find(in) >= 0 || IsLoopBackEdge(*nodes[i], in)) continue;
         consumers[local[in.node->id()]].push_back(static_cast<int32_t>(i));
         ++indegree[i];
       }
@@ -98,10 +100,6 @@ class PlanBuilder {
     return CycleError(nodes, indegree);
   }
 
-  // A while_loop's next_iteration feeds its merge from the previous
-  // iteration: the graph's one kind of cycle, which ordering ignores.
-  static bool IsBackEdge(const Node& src) { return src.op_name() == "next_iteration"; }
-
   // Nodes left with pending inputs after the sort lie on or behind a cycle.
   static Status CycleError(const std::vector<const Node*>& nodes, const std::vector<int32_t>& indegree) {
     for (size_t i = 0; i < nodes.size(); ++i) {
@@ -124,7 +122,7 @@ class PlanBuilder {
     for (const Node* n : order_) {
       const Node* src = nullptr;
       for (const Output& in : n->inputs()) {
-        if (feeds_.Find(in) < 0 && !IsBackEdge(*in.node)) {
+        if (feeds_.Find(in) < 0 && !IsLoopBackEdge(*n, in)) {
           src = in.node;
           break;
         }
@@ -139,15 +137,15 @@ class PlanBuilder {
       }
       if (src != nullptr) {
         int32_t f = frame_of_[src->id()];
-        if (src->op_name() == "enter") {
+        if (IsEnter(*src)) {
           f = entered_[src->id()];
-        } else if (src->op_name() == "exit") {
+        } else if (IsExit(*src)) {
           if (f == 0) return Status(Code::kInvalidArgument, "exit outside a loop", src->span());
           f = plan_->frames[f].parent;
         }
         frame_of_[n->id()] = f;
       }
-      if (n->op_name() == "enter") {
+      if (IsEnter(*n)) {
         entered_[n->id()] = ChildFrame(frame_of_[n->id()], *n);
         ++plan_->frames[entered_[n->id()]].num_enters;
       }
@@ -156,14 +154,14 @@ class PlanBuilder {
   }
 
   int32_t ChildFrame(int32_t parent, const Node& enter) {
-    const std::string* name = enter.attr<std::string>("frame_name");
+    const std::string* name = enter.attr<std::string>(while_loop::kFrameNameAttr);
     for (size_t i = 1; i < plan_->frames.size(); ++i) {
       if (plan_->frames[i].parent == parent && plan_->frames[i].name == *name) return static_cast<int32_t>(i);
     }
     StaticFrame f;
     f.name = *name;
     f.parent = parent;
-    const int64_t* parallel = enter.attr<int64_t>("parallel_iterations");
+    const int64_t* parallel = enter.attr<int64_t>(while_loop::kParallelIterationsAttr);
     f.parallel_iterations = parallel && *parallel > 0 ? static_cast<int32_t>(*parallel) : 1;
     plan_->frames.push_back(std::move(f));
     return static_cast<int32_t>(plan_->frames.size() - 1);
@@ -268,12 +266,12 @@ Status PlanBuilder::Wire(const std::vector<Output>& fetches) {
 }
 
 void PlanBuilder::SetKinds() {
-  static const std::pair<const char*, NodeKind> kKinds[] = {{"switch", NodeKind::kSwitch},
-                                                            {"merge", NodeKind::kMerge},
-                                                            {"enter", NodeKind::kEnter},
-                                                            {"exit", NodeKind::kExit},
-                                                            {"next_iteration", NodeKind::kNextIteration},
-                                                            {"control_trigger", NodeKind::kControlTrigger},
+  static const std::pair<const char*, NodeKind> kKinds[] = {{kSwitchOp, NodeKind::kSwitch},
+                                                            {kMergeOp, NodeKind::kMerge},
+                                                            {kEnterOp, NodeKind::kEnter},
+                                                            {kExitOp, NodeKind::kExit},
+                                                            {kNextIterationOp, NodeKind::kNextIteration},
+                                                            {kControlTriggerOp, NodeKind::kControlTrigger},
                                                             // runs on a dead input to pass the deadness on
                                                             {"_send", NodeKind::kControlTrigger}};
   for (PlanNode& pn : plan_->nodes) {
@@ -287,8 +285,7 @@ void PlanBuilder::SetKinds() {
     }
     if (pn.kind == NodeKind::kEnter) {
       pn.enter_frame = entered_[pn.node->id()];
-      const bool* constant = pn.node->attr<bool>("is_constant");
-      pn.constant_enter = constant && *constant;
+      pn.constant_enter = IsConstantEnter(*pn.node);
     }
   }
 }

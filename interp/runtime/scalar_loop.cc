@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "interp/runtime/plan.h"
+#include "ops/core/control_flow.h"
 #include "ops/core/dtype_traits.h"
 
 namespace tfg {
@@ -175,7 +176,7 @@ class ScalarLoopCompiler {
   bool AddOp(const PlanNode& pn, ScalarLoop::Instr& in) {
     const Node& n = *pn.node;
     if (n.num_outputs() != 1) return false;
-    if (n.op_name() == "identity" || n.op_name() == "loop_cond") {
+    if (n.op_name() == "identity" || IsLoopCond(n)) {
       in.kind = Kind::kForward;
     } else if (n.op_name() == "constant") {
       // In a loop only through control inputs (a cond branch's pivot).

@@ -1,10 +1,41 @@
 // gather(params, indices, axis=0): picks slices of params along `axis` by
 // index; output shape params[:axis] + indices.shape + params[axis+1:].
+#include "ops/array/gather.h"
+
 #include "ops/array/array_util.h"
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
 
 namespace tfg {
+
+namespace array {
+
+std::vector<int64_t> GatheredDims(const std::vector<int64_t>& params, const std::vector<int64_t>& indices, int axis) {
+  std::vector<int64_t> dims(params.begin(), params.begin() + axis);
+  dims.insert(dims.end(), indices.begin(), indices.end());
+  dims.insert(dims.end(), params.begin() + axis + 1, params.end());
+  return dims;
+}
+
+GatherLayout MakeGatherLayout(const TensorShape& params, const TensorShape& indices, int axis) {
+  const std::vector<int64_t>& dims = params.dims();
+  GatherLayout l;
+  l.axis = axis;
+  l.outer = DimProduct(dims, 0, axis);
+  l.limit = params.dim(axis);
+  l.inner = DimProduct(dims, axis + 1, params.rank());
+  l.gathered = TensorShape(GatheredDims(dims, indices.dims(), axis));
+  return l;
+}
+
+Result<GatherLayout> GatherLayoutOf(const TensorShape& params, const TensorShape& indices, int64_t axis) {
+  if (params.rank() == 0) return InvalidArgument("gather: params must have rank >= 1, got a scalar");
+  TFG_ASSIGN_OR_RETURN(int ax, NormalizeAxis("gather", axis, params.rank()));
+  return MakeGatherLayout(params, indices, ax);
+}
+
+}  // namespace array
+
 namespace {
 
 Status GatherShapeFn(ShapeContext& c) {
@@ -17,10 +48,7 @@ Status GatherShapeFn(ShapeContext& c) {
     return Status::OK();
   }
   TFG_ASSIGN_OR_RETURN(int ax, array::NormalizeAxis("gather", axis, params.rank()));
-  std::vector<int64_t> dims(params.dims().begin(), params.dims().begin() + ax);
-  dims.insert(dims.end(), indices.dims().begin(), indices.dims().end());
-  dims.insert(dims.end(), params.dims().begin() + ax + 1, params.dims().end());
-  c.set_output(0, PartialShape(std::move(dims)));
+  c.set_output(0, PartialShape(array::GatheredDims(params.dims(), indices.dims(), ax)));
   return Status::OK();
 }
 
@@ -51,19 +79,13 @@ class GatherKernel : public OpKernel {
   Status Compute(OpKernelContext& ctx) override {
     const Tensor& params = ctx.input(0);
     const Tensor& indices = ctx.input(1);
-    if (params.rank() == 0) return InvalidArgument("gather: params must have rank >= 1, got a scalar");
-    TFG_ASSIGN_OR_RETURN(int ax, array::NormalizeAxis("gather", axis_, params.rank()));
-    const int64_t limit = params.dim(ax);
-    auto idx = indices.dtype() == DType::kI32 ? CheckedIndices<int32_t>(indices, limit, ax, params)
-                                              : CheckedIndices<int64_t>(indices, limit, ax, params);
+    TFG_ASSIGN_OR_RETURN(array::GatherLayout l, array::GatherLayoutOf(params.shape(), indices.shape(), axis_));
+    const int64_t limit = l.limit;
+    auto idx = indices.dtype() == DType::kI32 ? CheckedIndices<int32_t>(indices, limit, l.axis, params)
+                                              : CheckedIndices<int64_t>(indices, limit, l.axis, params);
     if (!idx.ok()) return idx.status();
-    const std::vector<int64_t>& pdims = params.shape().dims();
-    std::vector<int64_t> dims(pdims.begin(), pdims.begin() + ax);
-    dims.insert(dims.end(), indices.shape().dims().begin(), indices.shape().dims().end());
-    dims.insert(dims.end(), pdims.begin() + ax + 1, pdims.end());
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape(dims)));
-    const int64_t outer = array::DimProduct(pdims, 0, ax);
-    const int64_t inner = array::DimProduct(pdims, ax + 1, params.rank());
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, l.gathered));
+    const int64_t outer = l.outer, inner = l.inner;
     const int64_t n = static_cast<int64_t>(idx->size());
     const std::vector<int64_t>& ids = *idx;
     ctx.ParallelFor(outer * n, inner + 20, [&](int64_t b, int64_t e) {

@@ -11,11 +11,12 @@
 
 #include <vector>
 
+#include "ops/array/gather.h"
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
 
-namespace tfg::gather_grad_impl {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::array::gather_grad {
 namespace {
 
 constexpr const char* kOp = "gather_grad";
@@ -27,12 +28,10 @@ Result<int> NormalizeAxis(int64_t axis, int rank) {
   return static_cast<int>(axis < 0 ? axis + rank : axis);
 }
 
-// params[:axis] + indices.shape + params[axis+1:].
-PartialShape ValuesShape(const PartialShape& params, const PartialShape& indices, int axis) {
-  std::vector<int64_t> dims(params.dims().begin(), params.dims().begin() + axis);
-  dims.insert(dims.end(), indices.dims().begin(), indices.dims().end());
-  dims.insert(dims.end(), params.dims().begin() + axis + 1, params.dims().end());
-  return PartialShape(std::move(dims));
+Status ValuesShapeError(const std::string& values, const std::string& indices, const std::string& params,
+                        const std::string& expected) {
+  return InvalidArgument("{}: values have shape {} but gathering indices {} from params {} gives {}", kOp, values,
+                         indices, params, expected);
 }
 
 Status GatherGradShapeFn(ShapeContext& c) {
@@ -41,15 +40,37 @@ Status GatherGradShapeFn(ShapeContext& c) {
   if (params.known_rank() && c.input(1).known_rank()) {
     if (params.rank() == 0) return InvalidArgument("{}: params must have rank >= 1, got a scalar", kOp);
     TFG_ASSIGN_OR_RETURN(int ax, NormalizeAxis(axis, params.rank()));
-    const PartialShape expected = ValuesShape(params, c.input(1), ax);
+    const PartialShape expected(array::GatheredDims(params.dims(), c.input(1).dims(), ax));
     if (!expected.CompatibleWith(c.input(0))) {
-      return InvalidArgument("{}: values have shape {} but gathering indices {} from params {} gives {}", kOp,
-                             c.input(0).ToString(), c.input(1).ToString(), params.ToString(), expected.ToString());
+      return ValuesShapeError(c.input(0).ToString(), c.input(1).ToString(), params.ToString(), expected.ToString());
     }
   }
   c.set_output(0, params);
   return Status::OK();
 }
+
+}  // namespace
+}  // namespace tfg::array::gather_grad
+
+namespace tfg::array {
+
+Result<GatherLayout> GatherGradLayoutOf(const TensorShape& values, const TensorShape& indices,
+                                        const TensorShape& params, int64_t axis) {
+  using gather_grad::kOp;
+  if (params.rank() == 0) return InvalidArgument("{}: params must have rank >= 1, got a scalar", kOp);
+  TFG_ASSIGN_OR_RETURN(int ax, gather_grad::NormalizeAxis(axis, params.rank()));
+  GatherLayout l = MakeGatherLayout(params, indices, ax);
+  if (values != l.gathered) {
+    return gather_grad::ValuesShapeError(values.ToString(), indices.ToString(), params.ToString(),
+                                         l.gathered.ToString());
+  }
+  return l;
+}
+
+}  // namespace tfg::array
+
+namespace tfg::array::gather_grad {
+namespace {
 
 template <typename I>
 Result<std::vector<int64_t>> ReadIndices(const Tensor& indices, int64_t limit) {
@@ -96,22 +117,13 @@ class GatherGradKernel final : public OpKernel {
     const Tensor& values = ctx.input(0);
     const Tensor& indices = ctx.input(1);
     const Tensor& params = ctx.input(2);
-    if (params.rank() == 0) return InvalidArgument("{}: params must have rank >= 1, got a scalar", kOp);
-    TFG_ASSIGN_OR_RETURN(int ax, NormalizeAxis(axis_, params.rank()));
-    const PartialShape expected = ValuesShape(PartialShape(params.shape()), PartialShape(indices.shape()), ax);
-    if (!expected.IsCompatibleWith(values.shape())) {
-      return InvalidArgument("{}: values have shape {} but gathering indices {} from params {} gives {}", kOp,
-                             values.shape().ToString(), indices.shape().ToString(), params.shape().ToString(),
-                             expected.ToString());
-    }
-    const int64_t limit = params.dim(ax);
+    TFG_ASSIGN_OR_RETURN(array::GatherLayout l,
+                         array::GatherGradLayoutOf(values.shape(), indices.shape(), params.shape(), axis_));
+    const int64_t limit = l.limit, outer = l.outer, inner = l.inner;
     auto idx =
         indices.dtype() == DType::kI32 ? ReadIndices<int32_t>(indices, limit) : ReadIndices<int64_t>(indices, limit);
     if (!idx.ok()) return idx.status();
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, params.shape()));
-    int64_t outer = 1, inner = 1;
-    for (int d = 0; d < ax; ++d) outer *= params.dim(d);
-    for (int d = ax + 1; d < params.rank(); ++d) inner *= params.dim(d);
     bool ok = TFG_DISPATCH_NUMBER(
         values.dtype(), T, (ScatterAddRows<T>(ctx, *idx, values.data<T>(), outer, limit, inner, out->data<T>())));
     if (!ok) return Unimplemented("{}: no CPU kernel for dtype {}", kOp, DTypeName(values.dtype()));
@@ -147,4 +159,4 @@ TFG_REGISTER_OP(OpDefBuilder(kOp)
                          "may apply it sparsely, from its values and indices."));
 TFG_REGISTER_KERNEL(KernelDef(kOp, DeviceType::kCpu).Create<GatherGradKernel>());
 
-}  // namespace tfg::gather_grad_impl
+}  // namespace tfg::array::gather_grad

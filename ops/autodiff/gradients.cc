@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "ops/core/control_flow.h"
 #include "ops/core/dtype_traits.h"
 
 namespace tfg {
@@ -211,7 +212,7 @@ Status NoGradientError(const Output& x, bool reaches_y, const std::vector<std::p
   // incidental); otherwise name the blocking node nearest to x (the last
   // met going backwards).
   for (const auto& [n, why] : blocked) {
-    if (n->op_name() != "exit" || !fwd[n->id()]) continue;
+    if (!IsExit(*n) || !fwd[n->id()]) continue;
     return s.AddNote(n->span(), fmt::format("'{}' ({}) passes no gradient: {}", n->name(), n->op_name(), why));
   }
   for (auto it = blocked.rbegin(); it != blocked.rend(); ++it) {

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "ops/autodiff/backprop.h"
+#include "ops/core/control_flow.h"
 
 namespace tfg {
 namespace {
@@ -24,7 +25,7 @@ struct BackVar {
   Node* merge = nullptr;
   Node* sw = nullptr;
   Node* exit = nullptr;
-  Output current() const { return sw->output(1); }
+  Output current() const { return sw->output(while_loop::kSwitchToBody); }
 };
 
 class WhileGradient {
@@ -171,8 +172,10 @@ Result<Output> WhileGradient::Constant(int64_t value) {
 }
 
 Result<Node*> WhileGradient::Enter(Output value, const std::string& frame, bool constant) {
-  return Add("enter", {value},
-             {{"frame_name", frame}, {"is_constant", constant}, {"parallel_iterations", loop_.parallel_iterations}});
+  return Add(kEnterOp, {value},
+             {{while_loop::kFrameNameAttr, frame},
+              {while_loop::kIsConstantAttr, constant},
+              {while_loop::kParallelIterationsAttr, loop_.parallel_iterations}});
 }
 
 void WhileGradient::KeepInForward(Node* n) {
@@ -237,19 +240,19 @@ Status WhileGradient::CountForwardIterations() {
     TFG_ASSIGN_OR_RETURN(start, parent_->EnterForward(zero_));
   }
   TFG_ASSIGN_OR_RETURN(Node * enter, Enter(start, loop_.frame, false));
-  TFG_ASSIGN_OR_RETURN(Node * merge, Add("merge", {enter->output(0), enter->output(0)}));
-  TFG_ASSIGN_OR_RETURN(Node * sw, Add("switch", {merge->output(0), loop_.pred}));
-  TFG_ASSIGN_OR_RETURN(Node * exit, Add("exit", {sw->output(0)}));
+  TFG_ASSIGN_OR_RETURN(Node * merge, Add(kMergeOp, {enter->output(0), enter->output(0)}));
+  TFG_ASSIGN_OR_RETURN(Node * sw, Add(kSwitchOp, {merge->output(0), loop_.pred}));
+  TFG_ASSIGN_OR_RETURN(Node * exit, Add(kExitOp, {sw->output(while_loop::kSwitchToExit)}));
   TFG_ASSIGN_OR_RETURN(Output one_inside, EnterForward(one_));
-  TFG_ASSIGN_OR_RETURN(forward_increment_, Add("add", {sw->output(1), one_inside}));
-  TFG_ASSIGN_OR_RETURN(Node * next, Add("next_iteration", {forward_increment_->output(0)}));
-  TFG_RETURN_IF_ERROR(merge->ReplaceInput(1, next->output(0)));
+  TFG_ASSIGN_OR_RETURN(forward_increment_, Add("add", {sw->output(while_loop::kSwitchToBody), one_inside}));
+  TFG_ASSIGN_OR_RETURN(Node * next, Add(kNextIterationOp, {forward_increment_->output(0)}));
+  TFG_RETURN_IF_ERROR(merge->ReplaceInput(while_loop::kMergeFromNextIteration, next->output(0)));
   for (Node* n : {zero_.node, one_.node, enter, merge, sw, exit, forward_increment_, next}) KeepInForward(n);
   if (parent_) {
     parent_->forward_extra_.insert(exit);
     parent_->branch_[{exit, 0}] = parent_->BranchOfLoop(loop_);
   }
-  forward_index_ = sw->output(1);
+  forward_index_ = sw->output(while_loop::kSwitchToBody);
   forward_count_ = exit->output(0);
   return Status::OK();
 }
@@ -258,7 +261,7 @@ Result<BackVar> WhileGradient::BackLoopVar(Output init) {
   BackVar v;
   v.init = init;
   TFG_ASSIGN_OR_RETURN(Node * enter, Enter(init, backward_frame_, false));
-  TFG_ASSIGN_OR_RETURN(v.merge, Add("merge", {enter->output(0), enter->output(0)}));
+  TFG_ASSIGN_OR_RETURN(v.merge, Add(kMergeOp, {enter->output(0), enter->output(0)}));
   return v;
 }
 
@@ -274,13 +277,13 @@ Status WhileGradient::BuildBackwardLoop() {
   }
   TFG_ASSIGN_OR_RETURN(Output zero_inside, EnterBackward(zero_));
   TFG_ASSIGN_OR_RETURN(Node * more, Add("greater", {counter_.merge->output(0), zero_inside}));
-  TFG_ASSIGN_OR_RETURN(Node * pred, Add("loop_cond", {more->output(0)}));
+  TFG_ASSIGN_OR_RETURN(Node * pred, Add(kLoopCondOp, {more->output(0)}));
   std::vector<BackVar*> all{&counter_};
   for (GradVar& v : grads_) all.push_back(&v.back);
   for (SumVar& v : sums_) all.push_back(&v.back);
   for (BackVar* v : all) {
-    TFG_ASSIGN_OR_RETURN(v->sw, Add("switch", {v->merge->output(0), pred->output(0)}));
-    TFG_ASSIGN_OR_RETURN(v->exit, Add("exit", {v->sw->output(0)}));
+    TFG_ASSIGN_OR_RETURN(v->sw, Add(kSwitchOp, {v->merge->output(0), pred->output(0)}));
+    TFG_ASSIGN_OR_RETURN(v->exit, Add(kExitOp, {v->sw->output(while_loop::kSwitchToExit)}));
   }
   TFG_ASSIGN_OR_RETURN(Output one_inside, EnterBackward(one_));
   TFG_ASSIGN_OR_RETURN(Node * index, Add("sub", {counter_.current(), one_inside}));
@@ -290,8 +293,8 @@ Status WhileGradient::BuildBackwardLoop() {
 
 Status WhileGradient::CloseLoop(BackVar& v, Output next) {
   TFG_ASSIGN_OR_RETURN(next, Inside(next));
-  TFG_ASSIGN_OR_RETURN(Node * n, Add("next_iteration", {next}));
-  return v.merge->ReplaceInput(1, n->output(0));
+  TFG_ASSIGN_OR_RETURN(Node * n, Add(kNextIterationOp, {next}));
+  return v.merge->ReplaceInput(while_loop::kMergeFromNextIteration, n->output(0));
 }
 
 // One backward iteration: the gradient of iteration k's results (the
@@ -313,12 +316,12 @@ Status WhileGradient::DifferentiateBody(Backprop& body) {
       }
       continue;
     }
-    if (!relevant_[n->id()] || loop_.IsFrameNode(n) || n->op_name() == "enter") continue;
+    if (!relevant_[n->id()] || loop_.IsFrameNode(n) || IsEnter(*n)) continue;
     TFG_RETURN_IF_ERROR(body.Step(n, relevant_));
     TFG_RETURN_IF_ERROR(Relocate());
   }
   for (GradVar& v : grads_) {
-    TFG_ASSIGN_OR_RETURN(Output g, body.Total(v.forward->sw->output(1)));
+    TFG_ASSIGN_OR_RETURN(Output g, body.Total(v.forward->sw->output(while_loop::kSwitchToBody)));
     TFG_RETURN_IF_ERROR(Relocate());
     if (!g.node) {
       TFG_ASSIGN_OR_RETURN(g, AddOutput("zeros_like", {v.back.current()}));
@@ -355,16 +358,15 @@ Result<Output> WhileGradient::AddThrough(Output total, Output g, const std::vect
   if (level == 0) return AddOutput("add", {total, g});
   const Branch& b = outermost_last[level - 1];
   TFG_ASSIGN_OR_RETURN(Output pred, Saved(b.pred));
-  TFG_ASSIGN_OR_RETURN(Node * sw, Add("switch", {total, pred}));
+  TFG_ASSIGN_OR_RETURN(Node * sw, Add(kSwitchOp, {total, pred}));
   TFG_ASSIGN_OR_RETURN(Output taken, AddThrough(sw->output(b.side), g, outermost_last, level - 1));
-  TFG_ASSIGN_OR_RETURN(Node * merge, Add("merge", {taken, sw->output(1 - b.side)}));
+  TFG_ASSIGN_OR_RETURN(Node * merge, Add(kMergeOp, {taken, sw->output(1 - b.side)}));
   return merge->output(0);
 }
 
 Result<Output> WhileGradient::Inside(Output o) {
   if (InForwardBody(o.node)) {
-    const bool* constant = o.node->attr<bool>("is_constant");
-    if (o.node->op_name() == "enter" && constant && *constant) return EnterBackward(o.node->inputs()[0]);
+    if (IsConstantEnter(*o.node)) return EnterBackward(o.node->inputs()[0]);
     return Saved(o);
   }
   const bool new_leaf = o.node->id() >= relocated_floor_ && !Placed(o.node) && o.node->inputs().empty() &&
@@ -404,7 +406,7 @@ Result<Output> WhileGradient::Saved(Output forward) {
   // The counter moves on once the iteration's saves have run, or been
   // skipped as dead in a branch not taken.
   if (saves_done_ == nullptr) {
-    TFG_ASSIGN_OR_RETURN(saves_done_, Add("control_trigger", {}, {}, {push}));
+    TFG_ASSIGN_OR_RETURN(saves_done_, Add(kControlTriggerOp, {}, {}, {push}));
     KeepInForward(saves_done_);
     forward_increment_->AddControlInput(saves_done_);
   } else {
@@ -428,7 +430,7 @@ Result<Node*> WhileGradient::Anchor(const Branch& b) {
   auto [it, added] = anchors_.try_emplace(KeyOf(b), nullptr);
   if (!added) return it->second;
   TFG_ASSIGN_OR_RETURN(Output pred, Saved(b.pred));
-  TFG_ASSIGN_OR_RETURN(Node * sw, Add("switch", {backward_index_, pred}));
+  TFG_ASSIGN_OR_RETURN(Node * sw, Add(kSwitchOp, {backward_index_, pred}));
   TFG_ASSIGN_OR_RETURN(Node * live, Add("identity", {sw->output(b.side)}));
   it->second = live;
   return live;
@@ -474,11 +476,11 @@ WhileGradient::Branch WhileGradient::BranchOfLoop(const WhileLoopNodes& inner) c
 // branch among its inputs.
 void WhileGradient::FindBranches() {
   for (Node* n : loop_.members) {
-    if (loop_.IsFrameNode(n) || n->op_name() == "enter") continue;
+    if (loop_.IsFrameNode(n) || IsEnter(*n)) continue;
     // A loop inside is one computation: its results are live where its
     // inputs are.
     if (const WhileLoopNodes* inner = loop_.InnerLoopOf(n)) {
-      if (n->op_name() == "exit") branch_[{n, 0}] = BranchOfLoop(*inner);
+      if (IsExit(*n)) branch_[{n, 0}] = BranchOfLoop(*inner);
       continue;
     }
     std::vector<Output> from = n->inputs();
@@ -488,15 +490,15 @@ void WhileGradient::FindBranches() {
       }
     }
     Branch b = Deepest(from);
-    if (n->op_name() == "switch") {
+    if (IsSwitch(*n)) {
       for (int side = 0; side < 2; ++side) {
-        Branch opened{n->inputs()[1], side};
+        Branch opened{n->inputs()[kSwitchPredInput], side};
         branch_[{n, side}] = opened;
         enclosing_[KeyOf(opened)] = b;
       }
       continue;
     }
-    if (n->op_name() == "merge" && b.pred.node) b = enclosing_[KeyOf(b)];
+    if (IsMerge(*n) && b.pred.node) b = enclosing_[KeyOf(b)];
     for (int i = 0; i < n->num_outputs(); ++i) branch_[{n, i}] = b;
   }
 }

@@ -1,10 +1,12 @@
 // Finding the while_loops of a graph again from its nodes, for grad():
-// while_loop builds each loop with a fixed shape (interp/language/builtins/builtins_while.cc),
-// which this reads back from the enters of each frame.
+// while_loop builds each loop with a fixed layout (namespace while_loop in
+// ops/core/control_flow.h), which this reads back from the enters of each
+// frame.
 #include <algorithm>
 #include <map>
 
 #include "ops/autodiff/backprop.h"
+#include "ops/core/control_flow.h"
 
 namespace tfg {
 
@@ -36,16 +38,13 @@ Consumers FindConsumers(const Graph& g) {
   return out;
 }
 
-Node* ConsumerOf(const Consumers& consumers, Output o, const std::string& op) {
+// The node of kind `is` whose first input is `o`: each link of a loop
+// variable's chain reads the previous one through its input 0.
+Node* ConsumerOf(const Consumers& consumers, Output o, bool (*is)(const Node&)) {
   for (Node* c : consumers[o.node->id()]) {
-    if (c->op_name() == op && !c->inputs().empty() && c->inputs()[0] == o) return c;
+    if (is(*c) && !c->inputs().empty() && c->inputs()[0] == o) return c;
   }
   return nullptr;
-}
-
-bool IsConstantEnter(const Node* n) {
-  const bool* constant = n->attr<bool>("is_constant");
-  return constant && *constant;
 }
 
 Status NotUnderstood(const Node* enter, const std::string& why) {
@@ -78,16 +77,18 @@ void CollectMembers(const Consumers& consumers, WhileLoopNodes& loop, const std:
 WhileLoopNodes::Var FollowVar(const Consumers& consumers, Node* enter) {
   WhileLoopNodes::Var v;
   v.enter = enter;
-  v.merge = ConsumerOf(consumers, enter->output(0), "merge");
-  if (v.merge && v.merge->inputs().size() == 2) v.next = v.merge->inputs()[1].node;
-  if (v.merge) v.sw = ConsumerOf(consumers, v.merge->output(0), "switch");
-  if (v.sw) v.exit = ConsumerOf(consumers, v.sw->output(0), "exit");
+  v.merge = ConsumerOf(consumers, enter->output(0), IsMerge);
+  if (v.merge && v.merge->inputs().size() == while_loop::kMergeInputs) {
+    v.next = v.merge->inputs()[while_loop::kMergeFromNextIteration].node;
+  }
+  if (v.merge) v.sw = ConsumerOf(consumers, v.merge->output(0), IsSwitch);
+  if (v.sw) v.exit = ConsumerOf(consumers, v.sw->output(while_loop::kSwitchToExit), IsExit);
   return v;
 }
 
 Result<WhileLoopNodes::Var> ReadVar(const Consumers& consumers, Node* enter) {
   WhileLoopNodes::Var v = FollowVar(consumers, enter);
-  if (!v.next || v.next->op_name() != "next_iteration" || !v.exit) {
+  if (!v.next || !IsNextIteration(*v.next) || !v.exit) {
     return NotUnderstood(enter, "it was not built by while_loop");
   }
   return v;
@@ -98,19 +99,19 @@ Result<WhileLoopNodes> ReadLoop(const Consumers& consumers, const std::string& f
   WhileLoopNodes loop;
   loop.frame = frame;
   for (Node* e : enters) {
-    if (IsConstantEnter(e)) {
+    if (IsConstantEnter(*e)) {
       loop.invariants.push_back(e);
       continue;
     }
-    const int64_t* parallel = e->attr<int64_t>("parallel_iterations");
+    const int64_t* parallel = e->attr<int64_t>(while_loop::kParallelIterationsAttr);
     if (parallel) loop.parallel_iterations = *parallel;
     TFG_ASSIGN_OR_RETURN(WhileLoopNodes::Var v, ReadVar(consumers, e));
     loop.vars.push_back(v);
   }
   if (loop.vars.empty()) return NotUnderstood(enters[0], "it has no loop variable");
-  loop.pred = loop.vars[0].sw->inputs()[1];
+  loop.pred = loop.vars[0].sw->inputs()[kSwitchPredInput];
   for (const WhileLoopNodes::Var& v : loop.vars) {
-    if (v.sw->inputs()[1] != loop.pred) return NotUnderstood(v.enter, "its switches disagree on the predicate");
+    if (v.sw->inputs()[kSwitchPredInput] != loop.pred) return NotUnderstood(v.enter, "its switches disagree on the predicate");
   }
   CollectMembers(consumers, loop, enters);
   return loop;
@@ -146,7 +147,7 @@ Result<std::vector<WhileLoopNodes>> FindWhileLoops(const Graph& g, const std::ve
   loop_of->assign(g.num_nodes(), -1);
   std::map<std::string, std::vector<Node*>> enters;
   for (const auto& n : g.nodes()) {
-    if (n->op_name() == "enter") enters[*n->attr<std::string>("frame_name")].push_back(n.get());
+    if (IsEnter(*n)) enters[*n->attr<std::string>(while_loop::kFrameNameAttr)].push_back(n.get());
   }
   std::vector<WhileLoopNodes> loops;
   if (enters.empty()) return loops;
@@ -154,7 +155,7 @@ Result<std::vector<WhileLoopNodes>> FindWhileLoops(const Graph& g, const std::ve
   for (const auto& [frame, frame_enters] : enters) {
     bool needed = false;
     for (Node* e : frame_enters) {
-      const Node* exit = IsConstantEnter(e) ? nullptr : FollowVar(consumers, e).exit;
+      const Node* exit = IsConstantEnter(*e) ? nullptr : FollowVar(consumers, e).exit;
       needed = needed || (exit && relevant[exit->id()]);
     }
     if (!needed) continue;

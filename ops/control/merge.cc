@@ -4,6 +4,7 @@
 // while_loop's merges take the loop variables from enter in the first
 // iteration and from next_iteration after that.
 #include "ops/autodiff/gradients.h"
+#include "ops/core/control_flow.h"
 #include "ops/core/op_registry.h"
 
 namespace tfg {
@@ -65,7 +66,7 @@ Status MergeGrad(GradContext& g) {
   if (pred_node == nullptr) return Internal("the predicate '{}' of a cond is gone", *pred);
   Output p{pred_node, std::stoi(pred->substr(colon + 1))};
   TFG_ASSIGN_OR_RETURN(Output grad, g.OutputGrad(0));
-  TFG_ASSIGN_OR_RETURN(Node * sw, g.OpNode("switch", {grad, p}));
+  TFG_ASSIGN_OR_RETURN(Node * sw, g.OpNode(kSwitchOp, {grad, p}));
   g.input_grads[0] = sw->output(0);
   g.input_grads[1] = sw->output(1);
   return Status::OK();
@@ -73,7 +74,7 @@ Status MergeGrad(GradContext& g) {
 
 }  // namespace
 
-TFG_REGISTER_OP(OpDefBuilder("merge")
+TFG_REGISTER_OP(OpDefBuilder(kMergeOp)
                     .InputList("inputs", "T", "N")
                     .Output("output", "T")
                     .Output("value_index", "i32")
@@ -87,6 +88,6 @@ TFG_REGISTER_OP(OpDefBuilder("merge")
                     .SetShapeFn(MergeShape)
                     .SetGradFn(MergeGrad)
                     .Doc("Forwards the first live input and its index. Built by cond and while_loop."));
-TFG_REGISTER_KERNEL(KernelDef("merge", DeviceType::kCpu).Create<MergeKernel>());
+TFG_REGISTER_KERNEL(KernelDef(kMergeOp, DeviceType::kCpu).Create<MergeKernel>());
 
 }  // namespace tfg

@@ -108,13 +108,6 @@ class OpKernelContext {
   const StepInfo* step_;
 };
 
-// Checks a condition inside Compute and returns an InvalidArgument error
-// (the executor attaches the node's name and script line).
-#define TFG_REQUIRES(cond, status) \
-  do {                             \
-    if (!(cond)) return (status);  \
-  } while (0)
-
 // What a shape function sees while a node is built.
 class ShapeContext {
  public:

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iostream>
 
+#include "ops/core/suggest.h"
+
 namespace tfg {
 
 const AttrDef* OpDef::FindAttr(const std::string& attr_name) const {
@@ -248,36 +250,11 @@ Result<const KernelDef*> OpRegistry::FindKernel(const OpDef& op, DeviceType devi
                dtype ? DTypeName(*dtype) : "?");
 }
 
-namespace {
-
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
-
 std::vector<std::string> OpRegistry::Suggest(const std::string& name) const {
-  std::vector<std::pair<size_t, std::string>> scored;
-  size_t limit = std::max<size_t>(1, name.size() / 3);
-  for (const auto& op : ops_) {
-    size_t d = EditDistance(name, op->name);
-    if (d <= limit) scored.emplace_back(d, op->name);
-  }
-  std::sort(scored.begin(), scored.end());
-  std::vector<std::string> out;
-  for (size_t i = 0; i < scored.size() && i < 3; ++i) out.push_back(scored[i].second);
-  return out;
+  // By name, so that ops equally near come out in alphabetical order.
+  std::vector<std::string> names;
+  for (const OpDef* op : ListOps()) names.push_back(op->name);
+  return ClosestNames(name, names, 3);
 }
 
 }  // namespace tfg

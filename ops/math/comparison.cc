@@ -5,7 +5,7 @@
 #include "ops/math/cwise_functors.h"
 #include "ops/math/cwise_loops.h"
 
-namespace tfg::comparison_impl {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::math::comparison {
 namespace {
 
 template <typename F>
@@ -81,4 +81,4 @@ constexpr const char* kNoGradient = "boolean output";
 }();
 
 }  // namespace
-}  // namespace tfg::comparison_impl
+}  // namespace tfg::math::comparison

@@ -8,7 +8,7 @@
 #include "ops/math/cwise_functors.h"
 #include "ops/math/cwise_loops.h"
 
-namespace tfg::cwise_binary_impl {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::math::cwise_binary {
 namespace {
 
 template <typename F>
@@ -150,4 +150,4 @@ const BinaryOp kBinaryOps[] = {
 }();
 
 }  // namespace
-}  // namespace tfg::cwise_binary_impl
+}  // namespace tfg::math::cwise_binary

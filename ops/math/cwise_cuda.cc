@@ -1,30 +1,16 @@
 // GPU kernels of the elementwise ops: the host side (shapes, broadcasting
 // layout, output allocation) for the device code in cwise_cuda.cu. f16 and
 // the integer forms of div and pow have no GPU kernel yet (they run on the
-// CPU).
-#include <algorithm>
-
+// CPU). Shapes broadcast through BroadcastForOp (ops/math/cwise_common.h),
+// as on the CPU.
 #include "devices/cuda/cuda_kernel.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/broadcast.h"
+#include "ops/math/cwise_common.h"
 #include "ops/math/cwise_cuda.h"
 
 namespace tfg {
-namespace cwise_cuda_impl {
-
-Result<TensorShape> BroadcastShape(const TensorShape& x, const TensorShape& y) {
-  int rank = std::max(x.rank(), y.rank());
-  std::vector<int64_t> dims(rank);
-  for (int i = 0; i < rank; ++i) {
-    int xi = x.rank() - rank + i, yi = y.rank() - rank + i;
-    int64_t a = xi >= 0 ? x.dim(xi) : 1, b = yi >= 0 ? y.dim(yi) : 1;
-    if (a != b && a != 1 && b != 1) {
-      return InvalidArgument("shapes {} and {} do not broadcast", x.ToString(), y.ToString());
-    }
-    dims[i] = a == 1 ? b : a;
-  }
-  return TensorShape(std::move(dims));
-}
+namespace math::cwise_cuda {
 
 Result<cuda::BroadcastIndex> MakeIndex(const TensorShape& out, const TensorShape& x, const TensorShape& y) {
   cuda::BroadcastIndex index;
@@ -49,7 +35,7 @@ class BinaryKernel final : public CudaOpKernel {
   Status Enqueue(OpKernelContext& ctx, CudaDevice& dev) const override {
     const Tensor& x = ctx.input(0);
     const Tensor& y = ctx.input(1);
-    TFG_ASSIGN_OR_RETURN(TensorShape shape, BroadcastShape(x.shape(), y.shape()));
+    TFG_ASSIGN_OR_RETURN(TensorShape shape, BroadcastForOp(ctx, x.shape(), y.shape()));
     TFG_ASSIGN_OR_RETURN(cuda::BroadcastIndex index, MakeIndex(shape, x.shape(), y.shape()));
     TFG_ASSIGN_OR_RETURN(Tensor * z, ctx.allocate_output(0, shape));
     TFG_CUDA_RETURN_IF_ERROR(cuda::LaunchBinary(kOp, x.dtype(), x.raw_data(), y.raw_data(), z->raw_data(),
@@ -105,5 +91,5 @@ TFG_CUDA_UNARY("sin", cuda::UnaryOp::kSin);
 TFG_CUDA_UNARY("cos", cuda::UnaryOp::kCos);
 #undef TFG_CUDA_UNARY
 
-}  // namespace cwise_cuda_impl
+}  // namespace math::cwise_cuda
 }  // namespace tfg

@@ -13,7 +13,7 @@
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_loops.h"
 
-namespace tfg::cwise_grad_impl {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::math::cwise_grad {
 namespace {
 
 using YGradRule = Status (*)(GradContext& g, Output grad, Output dy, Output y, Output* dy_y);
@@ -109,4 +109,4 @@ GradFn SecondDerivative(const GradOp& op) {
 }();
 
 }  // namespace
-}  // namespace tfg::cwise_grad_impl
+}  // namespace tfg::math::cwise_grad

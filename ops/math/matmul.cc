@@ -9,6 +9,7 @@
 #include "ops/core/op_registry.h"
 #include "ops/math/broadcast.h"
 #include "ops/math/gemm.h"
+#include "ops/math/matmul.h"
 
 namespace tfg {
 namespace {
@@ -39,31 +40,67 @@ std::string TransposeNote(bool ta, bool tb) {
   return ta ? " (transpose_a=true)" : " (transpose_b=true)";
 }
 
+Status RankError(const std::string& op, const std::string& a, const std::string& b) {
+  return InvalidArgument("{}: inputs must have rank >= 2: a is {}, b is {}", op, a, b);
+}
+
 Status InnerDimsError(const std::string& op, const std::string& a, const std::string& b, bool ta, bool tb) {
   return InvalidArgument("{}: inner dimensions differ: a is {}, b is {}{}", op, a, b, TransposeNote(ta, tb));
 }
+
+Status BatchError(const std::string& op, const std::string& a, const std::string& b) {
+  return InvalidArgument("{}: batch dimensions do not broadcast: a is {}, b is {}", op, a, b);
+}
+
+}  // namespace
+
+MatMulAttrs ReadMatMulAttrs(const AttrMap& attrs) {
+  const bool* ta = FindAttr<bool>(attrs, "transpose_a");
+  const bool* tb = FindAttr<bool>(attrs, "transpose_b");
+  return {ta && *ta, tb && *tb};
+}
+
+Result<MatMulGeometry> ComputeMatMulGeometry(const std::string& op, const TensorShape& a, const TensorShape& b,
+                                             const MatMulAttrs& attrs) {
+  const bool ta = attrs.transpose_a, tb = attrs.transpose_b;
+  if (a.rank() < 2 || b.rank() < 2) return RankError(op, a.ToString(), b.ToString());
+  const MatMulDims d = SplitDims(a, b, ta, tb);
+  if (d.ka != d.kb) return InnerDimsError(op, a.ToString(), b.ToString(), ta, tb);
+  MatMulGeometry g;
+  g.a_batch = TensorShape(d.a_batch);
+  g.b_batch = TensorShape(d.b_batch);
+  auto batch = BroadcastShapes(g.a_batch, g.b_batch);
+  if (!batch.ok()) return BatchError(op, a.ToString(), b.ToString());
+  g.out_batch = *batch;
+  g.m = d.m;
+  g.k = d.ka;
+  g.n = d.n;
+  std::vector<int64_t> out = batch->dims();
+  out.push_back(d.m);
+  out.push_back(d.n);
+  g.out = TensorShape(std::move(out));
+  return g;
+}
+
+namespace {
 
 Status MatMulShape(ShapeContext& c) {
   const PartialShape& a = c.input(0);
   const PartialShape& b = c.input(1);
   const std::string& op = c.op().name;
   if ((a.known_rank() && a.rank() < 2) || (b.known_rank() && b.rank() < 2)) {
-    return InvalidArgument("{}: inputs must have rank >= 2: a is {}, b is {}", op, a.ToString(), b.ToString());
+    return RankError(op, a.ToString(), b.ToString());
   }
   if (!a.known_rank() || !b.known_rank()) {
     c.set_output(0, PartialShape::Unknown());
     return Status::OK();
   }
-  const bool* ta_attr = c.attr<bool>("transpose_a");
-  const bool* tb_attr = c.attr<bool>("transpose_b");
-  const bool ta = ta_attr && *ta_attr, tb = tb_attr && *tb_attr;
+  const MatMulAttrs t = ReadMatMulAttrs(c.attrs());
+  const bool ta = t.transpose_a, tb = t.transpose_b;
   MatMulDims d = SplitDims(a, b, ta, tb);
   if (d.ka >= 0 && d.kb >= 0 && d.ka != d.kb) return InnerDimsError(op, a.ToString(), b.ToString(), ta, tb);
   auto batch = BroadcastShapes(PartialShape(d.a_batch), PartialShape(d.b_batch));
-  if (!batch.ok()) {
-    return InvalidArgument("{}: batch dimensions do not broadcast: a is {}, b is {}", op, a.ToString(),
-                           b.ToString());
-  }
+  if (!batch.ok()) return BatchError(op, a.ToString(), b.ToString());
   std::vector<int64_t> out = batch->dims();
   out.push_back(d.m);
   out.push_back(d.n);
@@ -107,10 +144,7 @@ void RunBatches(OpKernelContext& ctx, const GemmShape& g, const TensorShape& a_b
 class MatMulKernel final : public OpKernel {
  public:
   Status Init(const KernelConstruction& c) override {
-    const bool* ta = c.attr<bool>("transpose_a");
-    const bool* tb = c.attr<bool>("transpose_b");
-    transpose_a_ = ta && *ta;
-    transpose_b_ = tb && *tb;
+    attrs_ = ReadMatMulAttrs(*c.attrs);
     return Status::OK();
   }
 
@@ -118,29 +152,13 @@ class MatMulKernel final : public OpKernel {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
     const std::string& op = ctx.info().op ? ctx.info().op->name : ctx.info().node_name;
-    if (a.rank() < 2 || b.rank() < 2) {
-      return InvalidArgument("{}: inputs must have rank >= 2: a is {}, b is {}", op, a.shape().ToString(),
-                             b.shape().ToString());
-    }
-    MatMulDims d = SplitDims(a.shape(), b.shape(), transpose_a_, transpose_b_);
-    if (d.ka != d.kb) {
-      return InnerDimsError(op, a.shape().ToString(), b.shape().ToString(), transpose_a_, transpose_b_);
-    }
-    const TensorShape a_batch(d.a_batch), b_batch(d.b_batch);
-    auto batch = BroadcastShapes(a_batch, b_batch);
-    if (!batch.ok()) {
-      return InvalidArgument("{}: batch dimensions do not broadcast: a is {}, b is {}", op, a.shape().ToString(),
-                             b.shape().ToString());
-    }
-    std::vector<int64_t> out_dims = batch->dims();
-    out_dims.push_back(d.m);
-    out_dims.push_back(d.n);
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape(out_dims)));
-    const GemmShape g{transpose_a_, transpose_b_, d.m, d.n, d.ka};
-    if (a.dtype() == DType::kF16) return ComputeHalf(ctx, g, a_batch, b_batch, *batch, out);
+    TFG_ASSIGN_OR_RETURN(MatMulGeometry d, ComputeMatMulGeometry(op, a.shape(), b.shape(), attrs_));
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, d.out));
+    const GemmShape g{attrs_.transpose_a, attrs_.transpose_b, d.m, d.n, d.k};
+    if (a.dtype() == DType::kF16) return ComputeHalf(ctx, g, d.a_batch, d.b_batch, d.out_batch, out);
     bool handled = TFG_DISPATCH_NUMBER(a.dtype(), T, {
       if constexpr (!std::is_same_v<T, half>) {
-        RunBatches<T>(ctx, g, a_batch, b_batch, *batch, a.data<T>(), b.data<T>(), out->data<T>());
+        RunBatches<T>(ctx, g, d.a_batch, d.b_batch, d.out_batch, a.data<T>(), b.data<T>(), out->data<T>());
       }
     });
     if (!handled) return Unimplemented("{}: no CPU kernel for dtype {}", op, DTypeName(a.dtype()));
@@ -163,8 +181,7 @@ class MatMulKernel final : public OpKernel {
     return Status::OK();
   }
 
-  bool transpose_a_ = false;
-  bool transpose_b_ = false;
+  MatMulAttrs attrs_;
 };
 
 Result<Output> Product(GradContext& g, Output a, Output b, bool ta, bool tb) {
@@ -176,9 +193,8 @@ Result<Output> Product(GradContext& g, Output a, Output b, bool ta, bool tb) {
 // back to each input's shape.
 Status MatMulGrad(GradContext& g) {
   TFG_ASSIGN_OR_RETURN(Output dc, g.OutputGrad(0));
-  const bool* ta_attr = g.node->attr<bool>("transpose_a");
-  const bool* tb_attr = g.node->attr<bool>("transpose_b");
-  const bool ta = ta_attr && *ta_attr, tb = tb_attr && *tb_attr;
+  const MatMulAttrs t = ReadMatMulAttrs(g.node->attrs());
+  const bool ta = t.transpose_a, tb = t.transpose_b;
   const Output a = g.input(0), b = g.input(1);
   Result<Output> da = !ta ? Product(g, dc, b, false, !tb) : Product(g, b, dc, tb, true);
   if (!da.ok()) return da.status();
@@ -197,9 +213,8 @@ Status MatMulGrad(GradContext& g) {
 // 2·m·n·k: k is the inner dimension of a, m·n (and the batch) the product's.
 double MatMulCost(const Node& node) {
   const PartialShape& a = node.inputs()[0].shape();
-  const bool* transpose_a = node.attr<bool>("transpose_a");
   const int rank = a.known_rank() ? a.rank() : 2;
-  const double k = KnownDim(a, transpose_a && *transpose_a ? rank - 2 : rank - 1);
+  const double k = KnownDim(a, ReadMatMulAttrs(node.attrs()).transpose_a ? rank - 2 : rank - 1);
   return 2 * k * KnownElements(node.output_shapes()[0]);
 }
 

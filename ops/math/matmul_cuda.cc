@@ -3,58 +3,38 @@
 // accumulation. Batches are one strided-batched call; a side without batch
 // dimensions (or with a batch of 1) is reused for every batch (stride 0).
 // Other batch broadcasts (e.g. [2, 1, m, k] @ [3, k, n]) are not supported
-// on the GPU yet.
+// on the GPU yet. Operands are checked by ops/math/matmul.h, as on the CPU.
 //
 // cuBLAS is column-major: a row-major C = A B is computed as the
 // column-major C^T = B^T A^T, i.e. with the operands swapped.
-#include <algorithm>
-#include <numeric>
-
 #include "devices/cuda/cuda_kernel.h"
 #include "ops/core/op_registry.h"
+#include "ops/math/matmul.h"
 
 namespace tfg {
-namespace matmul_cuda_impl {
-
-int64_t Product(const std::vector<int64_t>& dims, int drop_last) {
-  return std::accumulate(dims.begin(), dims.end() - drop_last, int64_t{1}, std::multiplies<>());
-}
+namespace math::matmul_cuda {
 
 struct Gemm {
   int64_t m, n, k, batch;
   int64_t stride_a, stride_b;  // 0: shared by every batch
   bool ta, tb;
-  std::vector<int64_t> out_dims;
 };
 
-Result<Gemm> PlanGemm(const TensorShape& a, const TensorShape& b, bool ta, bool tb) {
-  if (a.rank() < 2 || b.rank() < 2) {
-    return InvalidArgument("matmul: inputs must have rank >= 2: a is {}, b is {}", a.ToString(), b.ToString());
-  }
-  Gemm g{};
-  g.ta = ta, g.tb = tb;
-  const int ra = a.rank(), rb = b.rank();
-  g.m = ta ? a.dim(ra - 1) : a.dim(ra - 2);
-  g.k = ta ? a.dim(ra - 2) : a.dim(ra - 1);
-  int64_t kb = tb ? b.dim(rb - 1) : b.dim(rb - 2);
-  g.n = tb ? b.dim(rb - 2) : b.dim(rb - 1);
-  if (g.k != kb) return InvalidArgument("matmul: inner dimensions differ: a is {}, b is {}", a.ToString(), b.ToString());
-  std::vector<int64_t> a_batch(a.dims().begin(), a.dims().end() - 2), b_batch(b.dims().begin(), b.dims().end() - 2);
-  int64_t na = Product(a.dims(), 2), nb = Product(b.dims(), 2);
-  if (a_batch == b_batch || nb == 1) {
-    g.out_dims = a_batch;
-  } else if (na == 1) {
-    g.out_dims = b_batch;
-  } else {
+// One strided-batched call covers a side whose batch is the whole output
+// batch (laid out as it is, since it broadcasts to it) or a single matrix.
+Result<Gemm> PlanGemm(const TensorShape& a, const TensorShape& b, const MatMulAttrs& attrs, const MatMulGeometry& d) {
+  const int64_t batch = d.out_batch.num_elements();
+  const int64_t na = d.a_batch.num_elements(), nb = d.b_batch.num_elements();
+  if ((na != batch && na != 1) || (nb != batch && nb != 1)) {
     return Unimplemented("matmul on a GPU: batch dimensions of {} and {} that broadcast against each other are not "
                          "supported yet",
                          a.ToString(), b.ToString());
   }
-  g.batch = std::max(na, nb);
+  Gemm g{};
+  g.ta = attrs.transpose_a, g.tb = attrs.transpose_b;
+  g.m = d.m, g.n = d.n, g.k = d.k, g.batch = batch;
   g.stride_a = na == 1 ? 0 : g.m * g.k;
   g.stride_b = nb == 1 ? 0 : g.k * g.n;
-  g.out_dims.push_back(g.m);
-  g.out_dims.push_back(g.n);
   return g;
 }
 
@@ -90,10 +70,7 @@ Status RunGemm(CudaDevice& dev, DType dtype, const Gemm& g, const void* a, const
 class MatMulKernel final : public CudaOpKernel {
  public:
   Status Init(const KernelConstruction& c) override {
-    const bool* ta = c.attr<bool>("transpose_a");
-    const bool* tb = c.attr<bool>("transpose_b");
-    transpose_a_ = ta && *ta;
-    transpose_b_ = tb && *tb;
+    attrs_ = ReadMatMulAttrs(*c.attrs);
     return Status::OK();
   }
 
@@ -101,9 +78,11 @@ class MatMulKernel final : public CudaOpKernel {
   Status Enqueue(OpKernelContext& ctx, CudaDevice& dev) const override {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
-    TFG_ASSIGN_OR_RETURN(Gemm g, PlanGemm(a.shape(), b.shape(), transpose_a_, transpose_b_));
-    TFG_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate_output(0, TensorShape(g.out_dims)));
+    const std::string& op = ctx.info().op ? ctx.info().op->name : ctx.info().node_name;
+    TFG_ASSIGN_OR_RETURN(MatMulGeometry d, ComputeMatMulGeometry(op, a.shape(), b.shape(), attrs_));
+    TFG_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate_output(0, d.out));
     if (c->num_elements() == 0) return Status::OK();
+    TFG_ASSIGN_OR_RETURN(Gemm g, PlanGemm(a.shape(), b.shape(), attrs_, d));
     if (g.k == 0) {
       // An empty sum: cuBLAS would leave C unset.
       TFG_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(c->raw_data(), 0, c->bytes(), dev.compute_stream()));
@@ -113,12 +92,12 @@ class MatMulKernel final : public CudaOpKernel {
   }
 
  private:
-  bool transpose_a_ = false, transpose_b_ = false;
+  MatMulAttrs attrs_;
 };
 
 TFG_REGISTER_KERNEL(KernelDef("matmul", DeviceType::kGpu)
                         .TypeConstraint({DType::kF16, DType::kF32, DType::kF64})
                         .Create<MatMulKernel>());
 
-}  // namespace matmul_cuda_impl
+}  // namespace math::matmul_cuda
 }  // namespace tfg

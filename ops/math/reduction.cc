@@ -51,19 +51,38 @@ std::vector<int64_t> ReducedDims(const std::vector<int64_t>& dims, const std::ve
 
 Status ReductionShapeFn(ShapeContext& c) {
   const PartialShape& in = c.input(0);
-  const bool* keep = c.attr<bool>("keepdims");
-  const bool keepdims = keep && *keep;
-  auto it = c.attrs().find("axis");
-  const AttrValue* axis = it == c.attrs().end() ? nullptr : &it->second;
-  const bool all_axes = axis == nullptr || std::holds_alternative<std::monostate>(*axis);
+  const ReductionAttrs a = ReadReductionAttrs(c.attrs());
   if (!in.known_rank()) {
     // Reducing everything gives a scalar whatever the rank.
-    c.set_output(0, all_axes && !keepdims ? PartialShape::Scalar() : PartialShape::Unknown());
+    const bool all_axes = std::holds_alternative<std::monostate>(a.axis);
+    c.set_output(0, all_axes && !a.keepdims ? PartialShape::Scalar() : PartialShape::Unknown());
     return Status::OK();
   }
-  TFG_ASSIGN_OR_RETURN(std::vector<bool> reduced, ReductionAxes(c.op().name, axis, in));
-  c.set_output(0, PartialShape(ReducedDims(in.dims(), reduced, keepdims)));
+  TFG_ASSIGN_OR_RETURN(std::vector<bool> reduced, ReductionAxes(c.op().name, &a.axis, in));
+  c.set_output(0, PartialShape(ReducedDims(in.dims(), reduced, a.keepdims)));
   return Status::OK();
+}
+
+ReductionAttrs ReadReductionAttrs(const AttrMap& attrs) {
+  ReductionAttrs a;
+  auto it = attrs.find("axis");
+  if (it != attrs.end()) a.axis = it->second;
+  const bool* keep = FindAttr<bool>(attrs, "keepdims");
+  a.keepdims = keep && *keep;
+  return a;
+}
+
+Result<ReductionPlan> PlanReduction(const std::string& op, const ReductionAttrs& attrs, const TensorShape& in) {
+  ReductionPlan p;
+  TFG_ASSIGN_OR_RETURN(p.reduced, ReductionAxes(op, &attrs.axis, PartialShape(in)));
+  p.out = TensorShape(ReducedDims(in.dims(), p.reduced, attrs.keepdims));
+  p.layout = MakeReductionLayout(in, p.reduced);
+  return p;
+}
+
+Status EmptyReductionError(const std::string& op, DType dtype, const TensorShape& in) {
+  return InvalidArgument("{}: cannot reduce an empty set of {} values (input shape {})", op, DTypeName(dtype),
+                         in.ToString());
 }
 
 ReductionLayout MakeReductionLayout(const TensorShape& in, const std::vector<bool>& reduced) {

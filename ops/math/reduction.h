@@ -1,5 +1,8 @@
 // What reductions (sum, mean, max, min, prod, argmax, argmin) share: the
-// `axis` attr, the reduced shape, and the layout the kernels walk.
+// `axis` attr, the reduced shape, and the layout the kernels walk. The CPU
+// kernels (ops/math/reduction_ops.cc) and the GPU kernels
+// (ops/math/reduce_cuda.cc) plan a run through PlanReduction, so both
+// accept the same axes and word their errors alike.
 #pragma once
 
 #include <cstdint>
@@ -35,5 +38,25 @@ struct ReductionLayout {
   int64_t reduce_count = 1;  // elements combined into each output
 };
 ReductionLayout MakeReductionLayout(const TensorShape& in, const std::vector<bool>& reduced);
+
+// `axis` (none when absent) and `keepdims` (false when absent) of a
+// reduction or of its gradient helper.
+struct ReductionAttrs {
+  AttrValue axis;
+  bool keepdims = false;
+};
+ReductionAttrs ReadReductionAttrs(const AttrMap& attrs);
+
+// One run of a reduction kernel over a concrete input: the reduced axes,
+// the output shape and the layout to walk. Errors as ReductionAxes.
+struct ReductionPlan {
+  std::vector<bool> reduced;
+  TensorShape out;
+  ReductionLayout layout;
+};
+Result<ReductionPlan> PlanReduction(const std::string& op, const ReductionAttrs& attrs, const TensorShape& in);
+
+// The error of max and min (and the integer mean) over an empty set.
+Status EmptyReductionError(const std::string& op, DType dtype, const TensorShape& in);
 
 }  // namespace tfg

@@ -18,7 +18,7 @@
 #include "ops/math/broadcast.h"
 #include "ops/math/reduction.h"
 
-namespace tfg::reduction_grad_impl {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::math::reduction_grad {
 namespace {
 
 enum class Kind { kSum, kMean, kSelect, kProd };
@@ -266,4 +266,4 @@ TFG_REGISTER_KERNEL(KernelDef("max_grad", DeviceType::kCpu).Create<ReductionGrad
 TFG_REGISTER_KERNEL(KernelDef("min_grad", DeviceType::kCpu).Create<ReductionGradKernel<Kind::kSelect>>());
 TFG_REGISTER_KERNEL(KernelDef("prod_grad", DeviceType::kCpu).Create<ReductionGradKernel<Kind::kProd>>());
 
-}  // namespace tfg::reduction_grad_impl
+}  // namespace tfg::math::reduction_grad

@@ -170,28 +170,23 @@ template <template <typename> class RT>
 class ReduceKernel final : public OpKernel {
  public:
   Status Init(const KernelConstruction& c) override {
-    auto it = c.attrs->find("axis");
-    if (it != c.attrs->end()) axis_ = it->second;
-    const bool* keep = c.attr<bool>("keepdims");
-    keepdims_ = keep && *keep;
+    attrs_ = ReadReductionAttrs(*c.attrs);
     return Status::OK();
   }
 
   Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     const std::string& op = ctx.info().op->name;
-    TFG_ASSIGN_OR_RETURN(std::vector<bool> reduced, ReductionAxes(op, &axis_, PartialShape(x.shape())));
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape(ReducedDims(x.shape().dims(), reduced,
-                                                                                      keepdims_))));
+    TFG_ASSIGN_OR_RETURN(ReductionPlan plan, PlanReduction(op, attrs_, x.shape()));
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.out));
     const int64_t n_out = out->num_elements();
     if (n_out == 0) return Status::OK();
-    const ReductionLayout l = MakeReductionLayout(x.shape(), reduced);
+    const ReductionLayout& l = plan.layout;
     Status status;
     bool handled = TFG_DISPATCH_NUMBER(x.dtype(), T, {
       using R = RT<T>;
       if (l.reduce_count == 0 && R::kEmptyIsError) {
-        status = InvalidArgument("{}: cannot reduce an empty set of {} values (input shape {})", op,
-                                 DTypeName(x.dtype()), x.shape().ToString());
+        status = EmptyReductionError(op, x.dtype(), x.shape());
       } else if (l.reduce_count == 0) {
         std::fill(out->data<T>(), out->data<T>() + n_out, R::Finish(R::Init(), 0));
       } else if (l.simple) {
@@ -205,8 +200,7 @@ class ReduceKernel final : public OpKernel {
   }
 
  private:
-  AttrValue axis_;
-  bool keepdims_ = false;
+  ReductionAttrs attrs_;
 };
 
 // The gradient is a fused helper of ops/math/reduction_grad.cc given the

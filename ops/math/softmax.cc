@@ -10,14 +10,10 @@
 #include "ops/core/dtype_traits.h"
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
+#include "ops/math/softmax.h"
 
 namespace tfg {
 namespace {
-
-int64_t AxisAttr(const AttrMap& attrs) {
-  const int64_t* axis = FindAttr<int64_t>(attrs, "axis");
-  return axis ? *axis : -1;
-}
 
 Result<int> ResolveAxis(const std::string& op, const PartialShape& shape, int64_t axis) {
   const int rank = shape.rank();
@@ -29,9 +25,27 @@ Result<int> ResolveAxis(const std::string& op, const PartialShape& shape, int64_
   return static_cast<int>(axis < 0 ? axis + rank : axis);
 }
 
+}  // namespace
+
+int64_t SoftmaxAxisAttr(const AttrMap& attrs) {
+  const int64_t* axis = FindAttr<int64_t>(attrs, "axis");
+  return axis ? *axis : -1;
+}
+
+Result<SoftmaxLayout> MakeSoftmaxLayout(const std::string& op, const TensorShape& x, int64_t axis) {
+  SoftmaxLayout l;
+  TFG_ASSIGN_OR_RETURN(l.axis, ResolveAxis(op, PartialShape(x), axis));
+  for (int d = 0; d < l.axis; ++d) l.outer *= x.dim(d);
+  l.n = x.dim(l.axis);
+  for (int d = l.axis + 1; d < x.rank(); ++d) l.inner *= x.dim(d);
+  return l;
+}
+
+namespace {
+
 Status SoftmaxShapeFn(ShapeContext& c) {
   if (c.input(0).known_rank()) {
-    TFG_RETURN_IF_ERROR(ResolveAxis(c.op().name, c.input(0), AxisAttr(c.attrs())).status());
+    TFG_RETURN_IF_ERROR(ResolveAxis(c.op().name, c.input(0), SoftmaxAxisAttr(c.attrs())).status());
   }
   c.set_output(0, c.input(0));
   return Status::OK();
@@ -78,20 +92,17 @@ template <bool kLog>
 class SoftmaxKernel final : public OpKernel {
  public:
   Status Init(const KernelConstruction& c) override {
-    axis_ = AxisAttr(*c.attrs);
+    axis_ = SoftmaxAxisAttr(*c.attrs);
     return Status::OK();
   }
 
   Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     const std::string& op = ctx.info().op->name;
-    TFG_ASSIGN_OR_RETURN(int axis, ResolveAxis(op, PartialShape(x.shape()), axis_));
+    TFG_ASSIGN_OR_RETURN(SoftmaxLayout l, MakeSoftmaxLayout(op, x.shape(), axis_));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
     if (x.num_elements() == 0) return Status::OK();
-    const int64_t n = x.dim(axis);
-    int64_t inner = 1;
-    for (int d = axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
-    const int64_t lines = x.num_elements() / n;
+    const int64_t n = l.n, inner = l.inner, lines = l.outer * l.inner;
     auto run = [&](auto tag, auto compute) {
       using T = decltype(tag);
       using C = decltype(compute);
@@ -116,7 +127,8 @@ class SoftmaxKernel final : public OpKernel {
 GradFn SoftmaxGrad(const char* grad_op) {
   return [grad_op](GradContext& g) -> Status {
     TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));
-    TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op(grad_op, {dy, g.output(0)}, {{"axis", AxisAttr(g.node->attrs())}}));
+    const AttrMap attrs = {{"axis", SoftmaxAxisAttr(g.node->attrs())}};
+    TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op(grad_op, {dy, g.output(0)}, attrs));
     return Status::OK();
   };
 }

@@ -10,7 +10,7 @@
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
 
-namespace tfg::softmax_grad_impl {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::math::softmax_grad {
 namespace {
 
 int64_t AxisAttr(const AttrMap& attrs) {
@@ -166,4 +166,4 @@ TFG_REGISTER_OP(GradOp("log_softmax_grad", LogSoftmaxGradGrad,
 TFG_REGISTER_KERNEL(KernelDef("softmax_grad", DeviceType::kCpu).Create<SoftmaxGradKernel<false>>());
 TFG_REGISTER_KERNEL(KernelDef("log_softmax_grad", DeviceType::kCpu).Create<SoftmaxGradKernel<true>>());
 
-}  // namespace tfg::softmax_grad_impl
+}  // namespace tfg::math::softmax_grad

@@ -10,6 +10,7 @@
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
+#include "ops/nn/pool.h"
 #include "ops/nn/window.h"
 
 namespace tfg {
@@ -74,6 +75,27 @@ void AvgPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* dy,
   });
 }
 
+}  // namespace
+
+namespace nn {
+
+Result<PoolRun> PlanAvgPool(std::string_view op, const WindowAttrs& attrs, const TensorShape& input,
+                            const TensorShape* out_backprop) {
+  PoolRun run;
+  TFG_ASSIGN_OR_RETURN(run.g, ComputeGeometry(op, input, attrs.ksize[0], attrs.ksize[1], attrs));
+  run.pooled = TensorShape({run.g.n, run.g.oh, run.g.ow, run.g.c});
+  run.out = out_backprop ? input : run.pooled;
+  if (out_backprop && *out_backprop != run.pooled) {
+    return InvalidArgument("{}: out_backprop has shape {} but pooling {} gives {}", op, out_backprop->ToString(),
+                           input.ToString(), run.pooled.ToString());
+  }
+  return run;
+}
+
+}  // namespace nn
+
+namespace {
+
 template <bool kGrad>
 class AvgPoolKernel final : public OpKernel {
  public:
@@ -85,13 +107,10 @@ class AvgPoolKernel final : public OpKernel {
   Status Compute(OpKernelContext& ctx) override {
     const std::string& op = nn::OpName(ctx);
     const Tensor& x = ctx.input(0);
-    TFG_ASSIGN_OR_RETURN(Geometry g, nn::ComputeGeometry(op, x.shape(), attrs_.ksize[0], attrs_.ksize[1], attrs_));
-    const TensorShape pooled({g.n, g.oh, g.ow, g.c});
-    if (kGrad && ctx.input(1).shape() != pooled) {
-      return InvalidArgument("{}: out_backprop has shape {} but pooling {} gives {}", op,
-                             ctx.input(1).shape().ToString(), x.shape().ToString(), pooled.ToString());
-    }
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, kGrad ? x.shape() : pooled));
+    const TensorShape* out_backprop = kGrad ? &ctx.input(1).shape() : nullptr;
+    TFG_ASSIGN_OR_RETURN(nn::PoolRun run, nn::PlanAvgPool(op, attrs_, x.shape(), out_backprop));
+    const Geometry& g = run.g;
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, run.out));
     return nn::DispatchFloat(op, x.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatOut<C> y(out);

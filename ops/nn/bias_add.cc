@@ -8,13 +8,41 @@
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/cwise_functors.h"
-#include "ops/nn/nn_util.h"
+#include "ops/nn/bias_add.h"
 
 namespace tfg {
 namespace {
 
 // Rows summed per unit of parallel work in bias_add_grad.
 constexpr int64_t kRowsPerBlock = 256;
+
+int64_t RowsOf(const TensorShape& shape, int64_t channels) {
+  return channels == 0 ? 0 : shape.num_elements() / channels;
+}
+
+}  // namespace
+
+namespace nn {
+
+Result<BiasAddRows> BiasAddLayout(const TensorShape& value, const TensorShape& bias) {
+  if (value.rank() < 1 || bias.rank() != 1 || bias.dim(0) != value.dim(value.rank() - 1)) {
+    return InvalidArgument("bias_add: bias of shape {} does not match the last dimension of value {}",
+                           bias.ToString(), value.ToString());
+  }
+  return BiasAddRows{RowsOf(value, bias.dim(0)), bias.dim(0)};
+}
+
+Result<BiasAddRows> BiasAddGradLayout(const TensorShape& out_backprop) {
+  if (out_backprop.rank() < 1) {
+    return InvalidArgument("bias_add_grad: out_backprop must have rank >= 1, got a scalar");
+  }
+  const int64_t c = out_backprop.dim(out_backprop.rank() - 1);
+  return BiasAddRows{RowsOf(out_backprop, c), c};
+}
+
+}  // namespace nn
+
+namespace {
 
 Status BiasAddShapeFn(ShapeContext& c) {
   const PartialShape& x = c.input(0);
@@ -52,10 +80,9 @@ class BiasAddKernel final : public OpKernel {
   Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     const Tensor& bias = ctx.input(1);
-    TFG_RETURN_IF_ERROR(nn::CheckBiasAddInputs(x, bias));
+    TFG_ASSIGN_OR_RETURN(nn::BiasAddRows l, nn::BiasAddLayout(x.shape(), bias.shape()));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
-    const int64_t c = bias.dim(0);
-    const int64_t rows = c == 0 ? 0 : x.num_elements() / c;
+    const int64_t c = l.channels, rows = l.rows;
     bool ok =
         TFG_DISPATCH_NUMBER(x.dtype(), T, (AddBias<T>(ctx, x.data<T>(), bias.data<T>(), out->data<T>(), rows, c)));
     if (!ok) return Unimplemented("bias_add: no CPU kernel for dtype {}", DTypeName(x.dtype()));
@@ -89,10 +116,9 @@ class BiasAddGradKernel final : public OpKernel {
  public:
   Status Compute(OpKernelContext& ctx) override {
     const Tensor& dy = ctx.input(0);
-    if (dy.rank() < 1) return InvalidArgument("bias_add_grad: out_backprop must have rank >= 1, got a scalar");
-    const int64_t c = dy.dim(dy.rank() - 1);
+    TFG_ASSIGN_OR_RETURN(nn::BiasAddRows l, nn::BiasAddGradLayout(dy.shape()));
+    const int64_t c = l.channels, rows = l.rows;
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({c})));
-    const int64_t rows = c == 0 ? 0 : dy.num_elements() / c;
     bool ok = TFG_DISPATCH_NUMBER(dy.dtype(), T, (SumRows<T>(ctx, dy.data<T>(), out->data<T>(), rows, c)));
     if (!ok) return Unimplemented("bias_add_grad: no CPU kernel for dtype {}", DTypeName(dy.dtype()));
     return Status::OK();

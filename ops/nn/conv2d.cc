@@ -7,6 +7,7 @@
 // attrs; both are linear, so their own gradients are again convolutions.
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
+#include "ops/nn/conv2d.h"
 #include "ops/nn/conv2d_impl.h"
 #include "ops/nn/nn_util.h"
 #include "ops/nn/window.h"
@@ -19,6 +20,12 @@ using nn::Geometry;
 constexpr const char* kInputLayout = "[batch, height, width, channels]";
 constexpr const char* kFilterLayout = "[height, width, in_channels, out_channels]";
 
+Status ChannelsError(std::string_view op, int64_t input_channels, int64_t filter_channels, const std::string& input,
+                     const std::string& filter) {
+  return InvalidArgument("{}: input has {} channels but the filter expects {}: input {}, filter {} {}", op,
+                         input_channels, filter_channels, input, filter, kFilterLayout);
+}
+
 // The forward output shape from input and filter shapes (dims may be ?).
 Result<PartialShape> ConvOutputShape(const std::string& op, const PartialShape& input, const PartialShape& filter,
                                      const AttrMap& attrs) {
@@ -28,8 +35,7 @@ Result<PartialShape> ConvOutputShape(const std::string& op, const PartialShape& 
   const PartialShape in = input.known_rank() ? input : PartialShape::UnknownOfRank(4);
   const PartialShape f = filter.known_rank() ? filter : PartialShape::UnknownOfRank(4);
   if (in.dim(3) >= 0 && f.dim(2) >= 0 && in.dim(3) != f.dim(2)) {
-    return InvalidArgument("{}: input has {} channels but the filter expects {}: input {}, filter {} {}", op, in.dim(3),
-                           f.dim(2), input.ToString(), filter.ToString(), kFilterLayout);
+    return ChannelsError(op, in.dim(3), f.dim(2), input.ToString(), filter.ToString());
   }
   TFG_ASSIGN_OR_RETURN(nn::SpatialDim rows, nn::ComputeSpatialDim(op, "height", in.dim(1), f.dim(0), a.strides[0],
                                                                   a.dilations[0], a.padding));
@@ -37,6 +43,31 @@ Result<PartialShape> ConvOutputShape(const std::string& op, const PartialShape& 
                                                                   a.dilations[1], a.padding));
   return PartialShape({in.dim(0), rows.out, cols.out, f.dim(3)});
 }
+
+}  // namespace
+
+namespace nn {
+
+Result<Conv2DRun> PlanConv2D(std::string_view op, const TensorShape& input, const TensorShape& filter,
+                             const WindowAttrs& attrs) {
+  TFG_RETURN_IF_ERROR(CheckRank4(op, "filter", kFilterLayout, PartialShape(filter)));
+  Conv2DRun run;
+  TFG_ASSIGN_OR_RETURN(run.g, ComputeGeometry(op, input, filter.dim(0), filter.dim(1), attrs));
+  if (run.g.c != filter.dim(2)) return ChannelsError(op, run.g.c, filter.dim(2), input.ToString(), filter.ToString());
+  run.out_channels = filter.dim(3);
+  run.out = TensorShape({run.g.n, run.g.oh, run.g.ow, run.out_channels});
+  return run;
+}
+
+Status CheckConv2DOutBackprop(std::string_view op, const Conv2DRun& run, const TensorShape& out_backprop) {
+  if (out_backprop == run.out) return Status::OK();
+  return InvalidArgument("{}: out_backprop has shape {} but the forward output is {}", op, out_backprop.ToString(),
+                         run.out.ToString());
+}
+
+}  // namespace nn
+
+namespace {
 
 Status Conv2DShapeFn(ShapeContext& c) {
   TFG_ASSIGN_OR_RETURN(PartialShape out, ConvOutputShape(c.op().name, c.input(0), c.input(1), c.attrs()));
@@ -68,23 +99,15 @@ class ConvKernelBase : public OpKernel {
   }
 
  protected:
-  Result<Geometry> MakeGeometry(const OpKernelContext& ctx, const Tensor& input, const Tensor& filter) const {
-    const std::string& op = nn::OpName(ctx);
-    TFG_RETURN_IF_ERROR(nn::CheckRank4(op, "filter", kFilterLayout, PartialShape(filter.shape())));
-    TFG_ASSIGN_OR_RETURN(Geometry g, nn::ComputeGeometry(op, input.shape(), filter.dim(0), filter.dim(1), attrs_));
-    if (g.c != filter.dim(2)) {
-      return InvalidArgument("{}: input has {} channels but the filter expects {}: input {}, filter {} {}", op, g.c,
-                             filter.dim(2), input.shape().ToString(), filter.shape().ToString(), kFilterLayout);
-    }
-    return g;
+  Result<nn::Conv2DRun> Plan(const OpKernelContext& ctx) const {
+    return nn::PlanConv2D(nn::OpName(ctx), ctx.input(0).shape(), ctx.input(1).shape(), attrs_);
   }
 
-  static Status CheckOutBackprop(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels) {
-    const TensorShape expected({g.n, g.oh, g.ow, out_channels});
-    const Tensor& dy = ctx.input(2);
-    if (dy.shape() == expected) return Status::OK();
-    return InvalidArgument("{}: out_backprop has shape {} but the forward output is {}", nn::OpName(ctx),
-                           dy.shape().ToString(), expected.ToString());
+  // The backprops' plan: also checks out_backprop (input 2).
+  Result<nn::Conv2DRun> PlanBackprop(const OpKernelContext& ctx) const {
+    TFG_ASSIGN_OR_RETURN(nn::Conv2DRun run, Plan(ctx));
+    TFG_RETURN_IF_ERROR(nn::CheckConv2DOutBackprop(nn::OpName(ctx), run, ctx.input(2).shape()));
+    return run;
   }
 
   nn::WindowAttrs attrs_;
@@ -95,9 +118,10 @@ class Conv2DKernel final : public ConvKernelBase {
   Status Compute(OpKernelContext& ctx) override {
     const Tensor& input = ctx.input(0);
     const Tensor& filter = ctx.input(1);
-    TFG_ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, input, filter));
-    const int64_t o = filter.dim(3);
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({g.n, g.oh, g.ow, o})));
+    TFG_ASSIGN_OR_RETURN(nn::Conv2DRun run, Plan(ctx));
+    const Geometry& g = run.g;
+    const int64_t o = run.out_channels;
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, run.out));
     return nn::DispatchFloat(nn::OpName(ctx), input.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatOut<C> y(out);
@@ -112,9 +136,9 @@ class Conv2DBackpropInputKernel final : public ConvKernelBase {
   Status Compute(OpKernelContext& ctx) override {
     const Tensor& input = ctx.input(0);
     const Tensor& filter = ctx.input(1);
-    TFG_ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, input, filter));
-    const int64_t o = filter.dim(3);
-    TFG_RETURN_IF_ERROR(CheckOutBackprop(ctx, g, o));
+    TFG_ASSIGN_OR_RETURN(nn::Conv2DRun run, PlanBackprop(ctx));
+    const Geometry& g = run.g;
+    const int64_t o = run.out_channels;
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, input.shape()));
     return nn::DispatchFloat(nn::OpName(ctx), input.dtype(), [&](auto tag) {
       using C = decltype(tag);
@@ -131,9 +155,9 @@ class Conv2DBackpropFilterKernel final : public ConvKernelBase {
   Status Compute(OpKernelContext& ctx) override {
     const Tensor& input = ctx.input(0);
     const Tensor& filter = ctx.input(1);
-    TFG_ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, input, filter));
-    const int64_t o = filter.dim(3);
-    TFG_RETURN_IF_ERROR(CheckOutBackprop(ctx, g, o));
+    TFG_ASSIGN_OR_RETURN(nn::Conv2DRun run, PlanBackprop(ctx));
+    const Geometry& g = run.g;
+    const int64_t o = run.out_channels;
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, filter.shape()));
     return nn::DispatchFloat(nn::OpName(ctx), input.dtype(), [&](auto tag) {
       using C = decltype(tag);

@@ -4,19 +4,20 @@
 // (SAME padding with one more row or column after than before is applied
 // by padding a copy of the input, which cuDNN's symmetric padding cannot
 // express), FMA math only (no TF32), so results match the CPU's to f32
-// rounding. The backprops have no GPU kernels yet and run on the CPU.
-#include <algorithm>
+// rounding. Operands are checked by ops/nn/conv2d.h, as on the CPU. The
+// backprops have no GPU kernels yet and run on the CPU.
 #include <climits>
 #include <vector>
 
 #include "devices/cuda/cuda_cudnn.h"
 #include "devices/cuda/cuda_kernel.h"
 #include "ops/core/op_registry.h"
+#include "ops/nn/conv2d.h"
 #include "ops/nn/conv2d_cuda.h"
-#include "ops/nn/window.h"
+#include "ops/nn/nn_util.h"
 
 namespace tfg {
-namespace conv2d_cudnn_impl {
+namespace nn::conv2d_cudnn {
 
 constexpr const char* kOp = "conv2d";
 // The largest scratch space a convolution algorithm may ask for.
@@ -113,7 +114,7 @@ Status CheckFitsInt(const nn::Geometry& g, int64_t o) {
 class Conv2DKernel final : public CudaOpKernel {
  public:
   Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(attrs_, nn::ReadWindowAttrs(kOp, *c.attrs));
+    TFG_ASSIGN_OR_RETURN(attrs_, nn::ReadWindowAttrs(c.op->name, *c.attrs));
     return Status::OK();
   }
 
@@ -121,16 +122,11 @@ class Conv2DKernel final : public CudaOpKernel {
   Status Enqueue(OpKernelContext& ctx, CudaDevice& dev) const override {
     const Tensor& input = ctx.input(0);
     const Tensor& filter = ctx.input(1);
-    TFG_RETURN_IF_ERROR(nn::CheckRank4(kOp, "filter", "[height, width, in_channels, out_channels]",
-                                       PartialShape(filter.shape())));
-    TFG_ASSIGN_OR_RETURN(nn::Geometry g, nn::ComputeGeometry(kOp, input.shape(), filter.dim(0), filter.dim(1), attrs_));
-    if (g.c != filter.dim(2)) {
-      return InvalidArgument("{}: input has {} channels but the filter expects {}: input {}, filter {}", kOp, g.c,
-                             filter.dim(2), input.shape().ToString(), filter.shape().ToString());
-    }
-    const int64_t o = filter.dim(3);
+    TFG_ASSIGN_OR_RETURN(nn::Conv2DRun run, nn::PlanConv2D(nn::OpName(ctx), input.shape(), filter.shape(), attrs_));
+    const nn::Geometry& g = run.g;
+    const int64_t o = run.out_channels;
     TFG_RETURN_IF_ERROR(CheckFitsInt(g, o));
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({g.n, g.oh, g.ow, o})));
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, run.out));
     if (out->num_elements() == 0) return Status::OK();
     if (g.in_image() == 0 || g.kh * g.kw == 0) {
       // A sum over nothing (no input channels).
@@ -156,10 +152,8 @@ class Conv2DKernel final : public CudaOpKernel {
     k = ConvCall{input.raw_data(), g.n, g.h, g.w, g.c, g.pad_top, g.pad_left, ohwi.raw_data(), o, g.kh, g.kw,
                  g.sh, g.sw, g.dh, g.dw, nullptr, g.oh, g.ow};
     keep.push_back(std::move(ohwi));
-    const int64_t pad_bottom = std::max<int64_t>(0, (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1 - g.h - g.pad_top);
-    const int64_t pad_right = std::max<int64_t>(0, (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1 - g.w - g.pad_left);
-    if (pad_bottom == g.pad_top && pad_right == g.pad_left) return Status::OK();
-    const cuda::PadArgs p{g.n, g.h, g.w, g.c, g.pad_top, pad_bottom, g.pad_left, pad_right};
+    if (g.pad_bottom == g.pad_top && g.pad_right == g.pad_left) return Status::OK();
+    const cuda::PadArgs p{g.n, g.h, g.w, g.c, g.pad_top, g.pad_bottom, g.pad_left, g.pad_right};
     TFG_ASSIGN_OR_RETURN(Tensor padded, Tensor::Allocate(dev.allocator(), input.dtype(),
                                                          TensorShape({g.n, p.h + p.top + p.bottom, p.w + p.left + p.right, g.c})));
     TFG_CUDA_RETURN_IF_ERROR(cuda::LaunchPadImages(4, p, input.raw_data(), padded.raw_data(), dev.compute_stream()));
@@ -177,5 +171,5 @@ class Conv2DKernel final : public CudaOpKernel {
 // f32 only: f16 and f64 convolutions run on the CPU.
 TFG_REGISTER_KERNEL(KernelDef(kOp, DeviceType::kGpu).TypeConstraint({DType::kF32}, "T").Create<Conv2DKernel>());
 
-}  // namespace conv2d_cudnn_impl
+}  // namespace nn::conv2d_cudnn
 }  // namespace tfg

@@ -14,6 +14,7 @@
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
+#include "ops/nn/pool.h"
 #include "ops/nn/window.h"
 
 namespace tfg {
@@ -221,9 +222,31 @@ void MaxPoolGather(const OpKernelContext& ctx, const Geometry& g, const T* x, co
   });
 }
 
-enum Mode { kForward, kGrad, kGradGrad };
+}  // namespace
 
-template <Mode kMode>
+namespace nn {
+
+Result<PoolRun> PlanMaxPool(std::string_view op, MaxPoolMode mode, const WindowAttrs& attrs, const TensorShape& input,
+                            const TensorShape* second) {
+  PoolRun run;
+  TFG_ASSIGN_OR_RETURN(run.g, ComputeGeometry(op, input, attrs.ksize[0], attrs.ksize[1], attrs));
+  run.pooled = TensorShape({run.g.n, run.g.oh, run.g.ow, run.g.c});
+  run.out = mode == MaxPoolMode::kGrad ? input : run.pooled;
+  if (mode == MaxPoolMode::kForward) return run;
+  const TensorShape& expected = mode == MaxPoolMode::kGrad ? run.pooled : input;
+  if (*second != expected) {
+    return InvalidArgument("{}: {} has shape {} but expected {} for input {}", op,
+                           mode == MaxPoolMode::kGrad ? "out_backprop" : "grad", second->ToString(),
+                           expected.ToString(), input.ToString());
+  }
+  return run;
+}
+
+}  // namespace nn
+
+namespace {
+
+template <nn::MaxPoolMode kMode>
 class MaxPoolKernel final : public OpKernel {
  public:
   Status Init(const KernelConstruction& c) override {
@@ -234,24 +257,17 @@ class MaxPoolKernel final : public OpKernel {
   Status Compute(OpKernelContext& ctx) override {
     const std::string& op = nn::OpName(ctx);
     const Tensor& x = ctx.input(0);
-    TFG_ASSIGN_OR_RETURN(Geometry g, nn::ComputeGeometry(op, x.shape(), attrs_.ksize[0], attrs_.ksize[1], attrs_));
-    const TensorShape pooled({g.n, g.oh, g.ow, g.c});
-    if (kMode != kForward) {
-      const TensorShape& expected = kMode == kGrad ? pooled : x.shape();
-      if (ctx.input(1).shape() != expected) {
-        return InvalidArgument("{}: {} has shape {} but expected {} for input {}", op,
-                               kMode == kGrad ? "out_backprop" : "grad", ctx.input(1).shape().ToString(),
-                               expected.ToString(), x.shape().ToString());
-      }
-    }
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, kMode == kGrad ? x.shape() : pooled));
+    const TensorShape* second = kMode == nn::MaxPoolMode::kForward ? nullptr : &ctx.input(1).shape();
+    TFG_ASSIGN_OR_RETURN(nn::PoolRun run, nn::PlanMaxPool(op, kMode, attrs_, x.shape(), second));
+    const Geometry& g = run.g;
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, run.out));
     return nn::DispatchFloat(op, x.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatOut<C> y(out);
       nn::FloatView<C> in(x);
-      if constexpr (kMode == kForward) {
+      if constexpr (kMode == nn::MaxPoolMode::kForward) {
         MaxPoolForward<C>(ctx, g, in.get(), y.get());
-      } else if constexpr (kMode == kGrad) {
+      } else if constexpr (kMode == nn::MaxPoolMode::kGrad) {
         MaxPoolBackward<C>(ctx, g, in.get(), nn::FloatView<C>(ctx.input(1)).get(), y.get());
       } else {
         MaxPoolGather<C>(ctx, g, in.get(), nn::FloatView<C>(ctx.input(1)).get(), y.get());
@@ -314,8 +330,9 @@ TFG_REGISTER_OP(PoolOp("max_pool_grad_grad", "grad",
                        "gradient of max_pool_grad with respect to out_backprop.")
                     .SetShapeFn(GradGradShapeFn)
                     .SetGradFn([](GradContext& g) { return RouteGrad(g, "max_pool_grad", 1); }));
-TFG_REGISTER_KERNEL(KernelDef("max_pool", DeviceType::kCpu).Create<MaxPoolKernel<kForward>>());
-TFG_REGISTER_KERNEL(KernelDef("max_pool_grad", DeviceType::kCpu).Create<MaxPoolKernel<kGrad>>());
-TFG_REGISTER_KERNEL(KernelDef("max_pool_grad_grad", DeviceType::kCpu).Create<MaxPoolKernel<kGradGrad>>());
+TFG_REGISTER_KERNEL(KernelDef("max_pool", DeviceType::kCpu).Create<MaxPoolKernel<nn::MaxPoolMode::kForward>>());
+TFG_REGISTER_KERNEL(KernelDef("max_pool_grad", DeviceType::kCpu).Create<MaxPoolKernel<nn::MaxPoolMode::kGrad>>());
+TFG_REGISTER_KERNEL(
+    KernelDef("max_pool_grad_grad", DeviceType::kCpu).Create<MaxPoolKernel<nn::MaxPoolMode::kGradGrad>>());
 
 }  // namespace tfg

@@ -22,12 +22,4 @@ GradFn NoSecondDerivative(std::string op) {
   };
 }
 
-Status CheckBiasAddInputs(const Tensor& x, const Tensor& bias) {
-  if (x.rank() < 1 || bias.rank() != 1 || bias.dim(0) != x.dim(x.rank() - 1)) {
-    return InvalidArgument("bias_add: bias of shape {} does not match the last dimension of value {}",
-                           bias.shape().ToString(), x.shape().ToString());
-  }
-  return Status::OK();
-}
-
 }  // namespace tfg::nn

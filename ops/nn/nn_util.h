@@ -93,8 +93,4 @@ Result<T> GetAttr(const AttrMap& attrs, const std::string& op, const std::string
 // op (never a silent zero, which NoGradient would give).
 GradFn NoSecondDerivative(std::string op);
 
-// bias_add's inputs at run time: `bias` is a vector as long as the last
-// dimension of `x` (one check for the CPU and GPU kernels).
-Status CheckBiasAddInputs(const Tensor& x, const Tensor& bias);
-
 }  // namespace tfg::nn

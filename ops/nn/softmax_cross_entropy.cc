@@ -19,7 +19,31 @@
 #include "ops/nn/cross_entropy.h"
 #include "ops/nn/nn_util.h"
 
-namespace tfg::softmax_cross_entropy_impl {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::nn {
+
+Result<CrossEntropyRows> DenseCrossEntropyRows(const std::string& op, const TensorShape& logits,
+                                               const TensorShape& labels) {
+  TFG_RETURN_IF_ERROR(CheckLogitsRank(op, PartialShape(logits)));
+  if (logits != labels) {
+    return InvalidArgument("{}: labels must have the shape of logits: logits {}, labels {}", op, logits.ToString(),
+                           labels.ToString());
+  }
+  return LogitRows(logits);
+}
+
+// Rows are counted as the kernels count them: none when there are no
+// classes.
+Status CheckDenseCrossEntropyDloss(const std::string& op, const TensorShape& logits, const TensorShape& dloss) {
+  const int64_t n = logits.dim(logits.rank() - 1);
+  const int64_t rows = n == 0 ? 0 : logits.num_elements() / n;
+  if (dloss.num_elements() == rows && dloss.rank() == logits.rank() - 1) return Status::OK();
+  return InvalidArgument("{}: dloss has shape {} but logits {} give {} losses", op, dloss.ToString(),
+                         logits.ToString(), rows);
+}
+
+}  // namespace tfg::nn
+
+namespace tfg::nn::softmax_cross_entropy {
 namespace {
 
 constexpr const char* kOp = "softmax_cross_entropy_with_logits";
@@ -80,27 +104,14 @@ void GradRows(const OpKernelContext& ctx, const C* x, const C* labels, const C* 
   });
 }
 
-Status CheckSameShape(const OpKernelContext& ctx) {
-  const Tensor& logits = ctx.input(0);
-  const Tensor& labels = ctx.input(1);
-  if (logits.rank() < 1)
-    return InvalidArgument("{}: logits must have rank >= 1 [..., classes], got a scalar", nn::OpName(ctx));
-  if (logits.shape() != labels.shape()) {
-    return InvalidArgument("{}: labels must have the shape of logits: logits {}, labels {}", nn::OpName(ctx),
-                           logits.shape().ToString(), labels.shape().ToString());
-  }
-  return Status::OK();
-}
-
 class LossKernel final : public OpKernel {
  public:
   Status Compute(OpKernelContext& ctx) override {
-    TFG_RETURN_IF_ERROR(CheckSameShape(ctx));
     const Tensor& logits = ctx.input(0);
-    const std::vector<int64_t>& dims = logits.shape().dims();
-    TFG_ASSIGN_OR_RETURN(Tensor * out,
-                         ctx.allocate_output(0, TensorShape(std::vector<int64_t>(dims.begin(), dims.end() - 1))));
-    const int64_t n = dims.back(), rows = out->num_elements();
+    TFG_ASSIGN_OR_RETURN(nn::CrossEntropyRows r,
+                         nn::DenseCrossEntropyRows(nn::OpName(ctx), logits.shape(), ctx.input(1).shape()));
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, r.loss));
+    const int64_t n = r.classes, rows = r.rows;
     return nn::DispatchFloat(kOp, logits.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatOut<C> loss(out);
@@ -113,14 +124,11 @@ class LossKernel final : public OpKernel {
 class GradKernel final : public OpKernel {
  public:
   Status Compute(OpKernelContext& ctx) override {
-    TFG_RETURN_IF_ERROR(CheckSameShape(ctx));
     const Tensor& logits = ctx.input(0);
-    const int64_t n = logits.dim(logits.rank() - 1);
-    const int64_t rows = n == 0 ? 0 : logits.num_elements() / n;
-    if (ctx.input(2).num_elements() != rows || ctx.input(2).rank() != logits.rank() - 1) {
-      return InvalidArgument("{}: dloss has shape {} but logits {} give {} losses", nn::OpName(ctx),
-                             ctx.input(2).shape().ToString(), logits.shape().ToString(), rows);
-    }
+    TFG_ASSIGN_OR_RETURN(nn::CrossEntropyRows r,
+                         nn::DenseCrossEntropyRows(nn::OpName(ctx), logits.shape(), ctx.input(1).shape()));
+    TFG_RETURN_IF_ERROR(nn::CheckDenseCrossEntropyDloss(nn::OpName(ctx), logits.shape(), ctx.input(2).shape()));
+    const int64_t n = r.classes, rows = n == 0 ? 0 : logits.num_elements() / n;
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, logits.shape()));
     return nn::DispatchFloat(nn::OpName(ctx), logits.dtype(), [&](auto tag) {
       using C = decltype(tag);
@@ -143,7 +151,6 @@ Status LossGrad(GradContext& g) {
 }
 
 }  // namespace
-
 TFG_REGISTER_OP(OpDefBuilder(kOp)
                     .Input("logits", "T")
                     .Input("labels", "T")
@@ -167,4 +174,4 @@ TFG_REGISTER_OP(OpDefBuilder("softmax_cross_entropy_grad")
 TFG_REGISTER_KERNEL(KernelDef(kOp, DeviceType::kCpu).Create<LossKernel>());
 TFG_REGISTER_KERNEL(KernelDef("softmax_cross_entropy_grad", DeviceType::kCpu).Create<GradKernel>());
 
-}  // namespace tfg::softmax_cross_entropy_impl
+}  // namespace tfg::nn::softmax_cross_entropy

@@ -16,7 +16,27 @@
 #include "ops/nn/cross_entropy.h"
 #include "ops/nn/nn_util.h"
 
-namespace tfg::sparse_softmax_cross_entropy_impl {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::nn {
+
+Result<CrossEntropyRows> SparseCrossEntropyRows(const std::string& op, const TensorShape& logits,
+                                                const TensorShape& labels) {
+  TFG_RETURN_IF_ERROR(CheckLogitsRank(op, PartialShape(logits)));
+  CrossEntropyRows r = LogitRows(logits);
+  if (labels != r.loss) {
+    return InvalidArgument("{}: labels must have shape logits.shape[:-1]: logits {}, labels {}", op,
+                           logits.ToString(), labels.ToString());
+  }
+  return r;
+}
+
+Status CheckSparseCrossEntropyDloss(const std::string& op, const TensorShape& labels, const TensorShape& dloss) {
+  if (dloss == labels) return Status::OK();
+  return InvalidArgument("{}: dloss has shape {} but labels have shape {}", op, dloss.ToString(), labels.ToString());
+}
+
+}  // namespace tfg::nn
+
+namespace tfg::nn::sparse_softmax_cross_entropy {
 namespace {
 
 constexpr const char* kOp = "sparse_softmax_cross_entropy";
@@ -69,15 +89,9 @@ Result<std::vector<int64_t>> ReadLabels(const std::string& op, const Tensor& lab
 // Checks shapes and reads the labels of a run.
 Result<std::vector<int64_t>> CheckedLabels(const OpKernelContext& ctx) {
   const std::string& op = nn::OpName(ctx);
-  const Tensor& logits = ctx.input(0);
   const Tensor& labels = ctx.input(1);
-  if (logits.rank() < 1) return InvalidArgument("{}: logits must have rank >= 1 [..., classes], got a scalar", op);
-  const std::vector<int64_t>& dims = logits.shape().dims();
-  if (labels.shape() != TensorShape(std::vector<int64_t>(dims.begin(), dims.end() - 1))) {
-    return InvalidArgument("{}: labels must have shape logits.shape[:-1]: logits {}, labels {}", op,
-                           logits.shape().ToString(), labels.shape().ToString());
-  }
-  const int64_t classes = dims.back();
+  TFG_ASSIGN_OR_RETURN(nn::CrossEntropyRows r, nn::SparseCrossEntropyRows(op, ctx.input(0).shape(), labels.shape()));
+  const int64_t classes = r.classes;
   return labels.dtype() == DType::kI32 ? ReadLabels<int32_t>(op, labels, classes)
                                        : ReadLabels<int64_t>(op, labels, classes);
 }
@@ -109,10 +123,7 @@ class GradKernel final : public OpKernel {
     TFG_ASSIGN_OR_RETURN(std::vector<int64_t> labels, CheckedLabels(ctx));
     const Tensor& logits = ctx.input(0);
     const Tensor& dloss = ctx.input(2);
-    if (dloss.shape() != ctx.input(1).shape()) {
-      return InvalidArgument("{}: dloss has shape {} but labels have shape {}", nn::OpName(ctx),
-                             dloss.shape().ToString(), ctx.input(1).shape().ToString());
-    }
+    TFG_RETURN_IF_ERROR(nn::CheckSparseCrossEntropyDloss(nn::OpName(ctx), ctx.input(1).shape(), dloss.shape()));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, logits.shape()));
     const int64_t n = logits.dim(logits.rank() - 1), rows = dloss.num_elements();
     return nn::DispatchFloat(nn::OpName(ctx), logits.dtype(), [&](auto tag) {
@@ -165,4 +176,4 @@ TFG_REGISTER_OP(OpDefBuilder("sparse_softmax_cross_entropy_grad")
 TFG_REGISTER_KERNEL(KernelDef(kOp, DeviceType::kCpu).Create<LossKernel>());
 TFG_REGISTER_KERNEL(KernelDef("sparse_softmax_cross_entropy_grad", DeviceType::kCpu).Create<GradKernel>());
 
-}  // namespace tfg::sparse_softmax_cross_entropy_impl
+}  // namespace tfg::nn::sparse_softmax_cross_entropy

@@ -68,14 +68,14 @@ Result<SpatialDim> ComputeSpatialDim(std::string_view op, const char* what, int6
   if (padding == Padding::kSame) {
     const int64_t out = (in + stride - 1) / stride;
     const int64_t pad_total = std::max<int64_t>((out - 1) * stride + effective - in, 0);
-    return SpatialDim{out, pad_total / 2};
+    return SpatialDim{out, pad_total / 2, pad_total - pad_total / 2};
   }
   if (effective > in) {
     std::string dilated = dilation > 1 ? fmt::format(" ({} dilated by {})", k, dilation) : "";
     return InvalidArgument("{}: the window {} {}{} is larger than the input {} {} with padding=\"VALID\"", op, what,
                            effective, dilated, what, in);
   }
-  return SpatialDim{(in - effective) / stride + 1, 0};
+  return SpatialDim{(in - effective) / stride + 1, 0, 0};
 }
 
 Result<Geometry> ComputeGeometry(std::string_view op, const TensorShape& input, int64_t kh, int64_t kw,
@@ -98,6 +98,8 @@ Result<Geometry> ComputeGeometry(std::string_view op, const TensorShape& input, 
   g.ow = cols.out;
   g.pad_top = rows.pad_before;
   g.pad_left = cols.pad_before;
+  g.pad_bottom = rows.pad_after;
+  g.pad_right = cols.pad_after;
   return g;
 }
 

@@ -30,10 +30,12 @@ struct WindowAttrs {
 // `ksize`. Errors name the op, the attr and the value.
 Result<WindowAttrs> ReadWindowAttrs(std::string_view op, const AttrMap& attrs);
 
-// One spatial dimension: output size and padding before the first element.
+// One spatial dimension: output size and padding before the first
+// element and after the last (SAME may put one more after than before).
 struct SpatialDim {
   int64_t out = -1;  // -1 when the input size is unknown
   int64_t pad_before = 0;
+  int64_t pad_after = 0;
 };
 // `in` may be -1 (unknown). A window larger than a VALID input is an error
 // naming `what` ("height"/"width"), the sizes and the op.
@@ -47,6 +49,7 @@ struct Geometry {
   int64_t sh = 1, sw = 1, dh = 1, dw = 1;
   int64_t oh = 0, ow = 0;  // output spatial size
   int64_t pad_top = 0, pad_left = 0;
+  int64_t pad_bottom = 0, pad_right = 0;
   int64_t patch() const { return kh * kw * c; }  // im2col row length
   int64_t in_image() const { return h * w * c; }
 };

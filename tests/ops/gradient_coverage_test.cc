@@ -22,7 +22,7 @@
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/symbolic_grad_util.h"
 
-namespace tfg::gradient_coverage_test {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::gradient_coverage_test {
 namespace {
 
 using test::MakeTensor;
@@ -110,7 +110,8 @@ std::vector<GradCase> MathCases() {
   return cases;
 }
 
-// The fused helpers of ops/grad, differentiated again (second derivatives).
+// The fused gradient helper ops (the <op>_grad ops beside their forward
+// ops), differentiated again (second derivatives).
 std::vector<GradCase> GradHelperCases() {
   const Tensor x = R({3, 4}, -2, 2, 3);
   const Tensor dy = R({3, 4}, -1, 1, 4);

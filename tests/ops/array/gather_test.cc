@@ -1,4 +1,5 @@
 // gather vs numpy.take on p = arange(15).reshape(5, 3).
+#include "ops/array/gather.h"
 #include "tests/ops/array/array_test_util.h"
 #include "tests/ops/grad_check_util.h"
 
@@ -47,6 +48,34 @@ TEST(GatherOpTest, ShapeFunction) {
             "gather: params must have rank >= 1, got a scalar");
   // Float indices are rejected by the signature.
   EXPECT_FALSE(InferShapes("gather", {PartialShape({2}), PartialShape({4})}, {DType::kF32, DType::kF32}).ok());
+}
+
+// The checks the CPU and GPU kernels share (ops/array/gather.h).
+TEST(GatherLayout, ParamsAroundTheAxis) {
+  auto l = array::GatherLayoutOf({3, 6, 2}, {2, 3}, 1);
+  ASSERT_TRUE(l.ok()) << l.status().ToString();
+  EXPECT_EQ(std::make_tuple(l->axis, l->outer, l->limit, l->inner), std::make_tuple(1, 3, 6, 2));
+  EXPECT_EQ(l->gathered, TensorShape({3, 2, 3, 2}));
+  auto last = array::GatherLayoutOf({3, 6, 2}, {4}, -1);
+  ASSERT_TRUE(last.ok()) << last.status().ToString();
+  EXPECT_EQ(std::make_tuple(last->axis, last->outer, last->limit, last->inner), std::make_tuple(2, 18, 2, 1));
+  EXPECT_EQ(last->gathered, TensorShape({3, 6, 4}));
+  EXPECT_EQ(array::GatherLayoutOf({}, {4}, 0).status().message(), "gather: params must have rank >= 1, got a scalar");
+  EXPECT_EQ(array::GatherLayoutOf({3, 6, 2}, {4}, 3).status().message(),
+            "gather: axis 3 is out of range for a tensor of rank 3 (expected -3 <= axis < 3)");
+}
+
+TEST(GatherLayout, GradientChecksValuesAgainstTheGatheredShape) {
+  auto l = array::GatherGradLayoutOf({3, 2, 3, 2}, {2, 3}, {3, 6, 2}, 1);
+  ASSERT_TRUE(l.ok()) << l.status().ToString();
+  EXPECT_EQ(std::make_tuple(l->outer, l->limit, l->inner), std::make_tuple(3, 6, 2));
+  EXPECT_EQ(array::GatherGradLayoutOf({3, 6, 2}, {2, 3}, {3, 6, 2}, 1).status().message(),
+            "gather_grad: values have shape [3, 6, 2] but gathering indices [2, 3] from params [3, 6, 2] gives "
+            "[3, 2, 3, 2]");
+  EXPECT_EQ(array::GatherGradLayoutOf({4}, {4}, {3, 6, 2}, -4).status().message(),
+            "gather_grad: axis -4 is out of range for params of rank 3");
+  EXPECT_EQ(array::GatherGradLayoutOf({4}, {4}, {}, 0).status().message(),
+            "gather_grad: params must have rank >= 1, got a scalar");
 }
 
 TEST(GatherOpTest, LargeInputsAcrossThreads) {

@@ -9,7 +9,7 @@
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/op_test_util.h"
 
-namespace tfg::cwise_grad_test {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::cwise_grad_test {
 namespace {
 
 using test::Eval;

@@ -12,7 +12,7 @@
 #include "ops/core/kernel.h"
 #include "tests/ops/op_test_util.h"
 
-namespace tfg::gemm_test {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::gemm_test {
 namespace {
 
 struct Case {

@@ -11,7 +11,7 @@
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/symbolic_grad_util.h"
 
-namespace tfg::matmul_grad_test {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::matmul_grad_test {
 namespace {
 
 using test::RandomF64;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ops/math/matmul.h"
 #include "tests/ops/op_test_util.h"
 
 namespace tfg {
@@ -166,6 +167,47 @@ TEST(MatMul, KernelChecksShapesItself) {
   ExpectError(test::RunKernel("matmul", {MakeTensor<float>({1, 2}, {2}), MakeTensor<float>({1, 2}, {2, 1})}),
               Code::kInvalidArgument, "matmul: inputs must have rank >= 2: a is [2], b is [2, 1]");
   EXPECT_FALSE(test::RunOp1("matmul", {MakeTensor<bool>({true}, {1, 1}), MakeTensor<bool>({true}, {1, 1})}).ok());
+}
+
+// The checks the CPU and GPU kernels share (ops/math/matmul.h).
+TEST(MatMulGeometry, BatchDimsBroadcastAndTransposesPickTheMatrixDims) {
+  auto d = ComputeMatMulGeometry("matmul", {2, 1, 3, 4}, {3, 4, 5}, {});
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_EQ(d->a_batch, TensorShape({2, 1}));
+  EXPECT_EQ(d->b_batch, TensorShape({3}));
+  EXPECT_EQ(d->out_batch, TensorShape({2, 3}));
+  EXPECT_EQ(std::make_tuple(d->m, d->k, d->n), std::make_tuple(3, 4, 5));
+  EXPECT_EQ(d->out, TensorShape({2, 3, 3, 5}));
+  // a stored [k, m] = [4, 3] and b stored [n, k] = [5, 4].
+  auto t = ComputeMatMulGeometry("matmul", {4, 3}, {5, 4}, {true, true});
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(std::make_tuple(t->m, t->k, t->n), std::make_tuple(3, 4, 5));
+  EXPECT_EQ(t->out, TensorShape({3, 5}));
+  EXPECT_EQ(t->out_batch, TensorShape());
+}
+
+TEST(MatMulGeometry, ErrorsNameTheShapesAndTransposes) {
+  auto message = [](TensorShape a, TensorShape b, MatMulAttrs t) {
+    return ComputeMatMulGeometry("matmul", a, b, t).status().message();
+  };
+  EXPECT_EQ(message({3, 2}, {3, 4}, {true, true}),
+            "matmul: inner dimensions differ: a is [3, 2], b is [3, 4] (transpose_a=true, transpose_b=true)");
+  EXPECT_EQ(message({2, 3}, {3, 4}, {false, true}),
+            "matmul: inner dimensions differ: a is [2, 3], b is [3, 4] (transpose_b=true)");
+  EXPECT_EQ(message({2, 3}, {2, 4}, {}), "matmul: inner dimensions differ: a is [2, 3], b is [2, 4]");
+  EXPECT_EQ(message({3}, {3, 4}, {}), "matmul: inputs must have rank >= 2: a is [3], b is [3, 4]");
+  EXPECT_EQ(message({2, 2, 3}, {4, 3, 7}, {}),
+            "matmul: batch dimensions do not broadcast: a is [2, 2, 3], b is [4, 3, 7]");
+  EXPECT_EQ(ComputeMatMulGeometry("matmul", {3}, {3, 4}, {}).status().code(), Code::kInvalidArgument);
+}
+
+TEST(MatMulGeometry, AttrsDefaultToNoTranspose) {
+  const MatMulAttrs none = ReadMatMulAttrs({});
+  EXPECT_FALSE(none.transpose_a);
+  EXPECT_FALSE(none.transpose_b);
+  const MatMulAttrs a = ReadMatMulAttrs({{"transpose_a", true}});
+  EXPECT_TRUE(a.transpose_a);
+  EXPECT_FALSE(a.transpose_b);
 }
 
 }  // namespace

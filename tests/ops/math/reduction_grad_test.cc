@@ -13,7 +13,7 @@
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/op_test_util.h"
 
-namespace tfg::reduction_grad_test {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::reduction_grad_test {
 namespace {
 
 using test::Eval;

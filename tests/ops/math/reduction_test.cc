@@ -52,5 +52,51 @@ TEST(ReducedDims, DropOrKeep) {
   EXPECT_EQ(ReducedDims({2, 3, 4}, {true, false, true}, true), (std::vector<int64_t>{1, 3, 1}));
 }
 
+TEST(ReductionPlan, AxesOutputShapeAndLayout) {
+  ReductionAttrs ends;
+  ends.axis = std::vector<int64_t>{0, -1};
+  ends.keepdims = true;
+  auto p = PlanReduction("sum", ends, {2, 3, 4});
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->reduced, (std::vector<bool>{true, false, true}));
+  EXPECT_EQ(p->out, TensorShape({1, 3, 1}));
+  EXPECT_FALSE(p->layout.simple);
+  EXPECT_EQ(p->layout.reduce_count, 8);
+
+  ReductionAttrs last;
+  last.axis = int64_t{-1};
+  auto rows = PlanReduction("mean", last, {2, 3, 4});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(rows->out, TensorShape({2, 3}));
+  EXPECT_EQ(std::make_tuple(rows->layout.outer, rows->layout.reduce, rows->layout.inner), std::make_tuple(6, 4, 1));
+
+  auto all = PlanReduction("max", ReductionAttrs{}, {2, 3, 4});
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ(all->out, TensorShape());
+  EXPECT_EQ(all->layout.reduce_count, 24);
+}
+
+TEST(ReductionPlan, Errors) {
+  ReductionAttrs a;
+  a.axis = int64_t{3};
+  EXPECT_EQ(PlanReduction("sum", a, {2, 3, 4}).status().message(),
+            "sum: axis 3 is out of range for rank 3 (input shape [2, 3, 4])");
+  a.axis = std::vector<int64_t>{2, -1};
+  EXPECT_EQ(PlanReduction("mean", a, {2, 3, 4}).status().message(),
+            "mean: axis -1 is listed more than once (input shape [2, 3, 4])");
+  EXPECT_EQ(EmptyReductionError("max", DType::kF32, {0, 3}).message(),
+            "max: cannot reduce an empty set of f32 values (input shape [0, 3])");
+}
+
+TEST(ReductionAttrs, AbsentAttrsReduceEverythingWithoutKeepdims) {
+  const ReductionAttrs none = ReadReductionAttrs({});
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(none.axis));
+  EXPECT_FALSE(none.keepdims);
+  const ReductionAttrs set = ReadReductionAttrs({{"axis", int64_t{1}}, {"keepdims", true}});
+  ASSERT_NE(std::get_if<int64_t>(&set.axis), nullptr);
+  EXPECT_EQ(*std::get_if<int64_t>(&set.axis), 1);
+  EXPECT_TRUE(set.keepdims);
+}
+
 }  // namespace
 }  // namespace tfg

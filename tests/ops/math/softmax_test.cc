@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ops/math/softmax.h"
 #include "tests/ops/op_test_util.h"
 
 namespace tfg {
@@ -69,6 +70,20 @@ TEST(Softmax, ShapesAndErrors) {
   EXPECT_EQ(test::InferShapesString("log_softmax", {PartialShape({})}, {DType::kF32}),
             "log_softmax: logits must have rank >= 1, got a scalar");
   EXPECT_FALSE(test::RunOp1("softmax", {MakeTensor<int32_t>({1, 2}, {2})}).ok());
+}
+
+// The checks the CPU and GPU kernels share (ops/math/softmax.h).
+TEST(SoftmaxLayout, LinesAroundTheAxis) {
+  auto middle = MakeSoftmaxLayout("softmax", {4, 6, 3}, 1);
+  ASSERT_TRUE(middle.ok()) << middle.status().ToString();
+  EXPECT_EQ(std::make_tuple(middle->axis, middle->outer, middle->n, middle->inner), std::make_tuple(1, 4, 6, 3));
+  auto last = MakeSoftmaxLayout("softmax", {5, 300}, SoftmaxAxisAttr({}));
+  ASSERT_TRUE(last.ok()) << last.status().ToString();
+  EXPECT_EQ(std::make_tuple(last->axis, last->outer, last->n, last->inner), std::make_tuple(1, 5, 300, 1));
+  EXPECT_EQ(MakeSoftmaxLayout("softmax", {}, -1).status().message(),
+            "softmax: logits must have rank >= 1, got a scalar");
+  EXPECT_EQ(MakeSoftmaxLayout("log_softmax", {5, 300}, -3).status().message(),
+            "log_softmax: axis -3 is out of range for rank 2 (input shape [5, 300])");
 }
 
 }  // namespace

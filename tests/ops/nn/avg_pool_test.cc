@@ -6,10 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "ops/nn/pool.h"
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/nn/nn_test_util.h"
 
-namespace tfg::avg_pool_test {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::avg_pool_test {
 namespace {
 
 using test::ExpectTensorNear;
@@ -266,6 +267,28 @@ TEST(AvgPool, ShapeErrors) {
   EXPECT_EQ(test::InferShapesString("avg_pool", {PartialShape({1, 4, 4, 1})}, {DType::kF32},
                                     {{"ksize", std::vector<int64_t>{2, 2}}}),
             "avg_pool: missing required argument 'strides'");
+}
+
+// The checks the CPU and GPU kernels share (ops/nn/pool.h).
+TEST(PlanAvgPool, ShapesAndErrors) {
+  nn::WindowAttrs valid;
+  valid.ksize = {2, 2};
+  valid.strides = {2, 2};
+  const TensorShape x({2, 7, 6, 3}), pooled({2, 3, 3, 3});
+  auto fwd = nn::PlanAvgPool("avg_pool", valid, x, nullptr);
+  ASSERT_TRUE(fwd.ok()) << fwd.status().ToString();
+  EXPECT_EQ(fwd->pooled, pooled);
+  EXPECT_EQ(fwd->out, pooled);
+  EXPECT_EQ(std::make_tuple(fwd->g.pad_top, fwd->g.pad_bottom, fwd->g.pad_left, fwd->g.pad_right),
+            std::make_tuple(0, 0, 0, 0));
+  auto grad = nn::PlanAvgPool("avg_pool_grad", valid, x, &pooled);
+  ASSERT_TRUE(grad.ok()) << grad.status().ToString();
+  EXPECT_EQ(grad->out, x);
+  const TensorShape wrong({2, 4, 3, 3});
+  EXPECT_EQ(nn::PlanAvgPool("avg_pool_grad", valid, x, &wrong).status().message(),
+            "avg_pool_grad: out_backprop has shape [2, 4, 3, 3] but pooling [2, 7, 6, 3] gives [2, 3, 3, 3]");
+  EXPECT_EQ(nn::PlanAvgPool("avg_pool", valid, {2, 1, 6, 3}, nullptr).status().message(),
+            "avg_pool: the window height 2 is larger than the input height 1 with padding=\"VALID\"");
 }
 
 TEST(AvgPoolGradient, FiniteDifferences) {

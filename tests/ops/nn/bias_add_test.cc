@@ -1,6 +1,7 @@
 // bias_add and bias_add_grad: values from NumPy (x + b; dy.sum(axis=(0, 1))).
 #include <gtest/gtest.h>
 
+#include "ops/nn/bias_add.h"
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/nn/nn_test_util.h"
 
@@ -45,6 +46,25 @@ TEST(BiasAdd, ShapesAndErrors) {
   test::ExpectError(
       test::RunKernel("bias_add", {test::MakeTensor<float>({}, {2, 3}), test::MakeTensor<float>({}, {2})}),
       Code::kInvalidArgument, "bias_add: bias of shape [2] does not match the last dimension of value [2, 3]");
+}
+
+// The checks the CPU and GPU kernels share (ops/nn/bias_add.h).
+TEST(BiasAddLayout, RowsOfChannels) {
+  auto l = nn::BiasAddLayout({6, 4, 5}, {5});
+  ASSERT_TRUE(l.ok()) << l.status().ToString();
+  EXPECT_EQ(std::make_tuple(l->rows, l->channels), std::make_tuple(24, 5));
+  auto empty = nn::BiasAddLayout({3, 0}, {0});
+  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+  EXPECT_EQ(std::make_tuple(empty->rows, empty->channels), std::make_tuple(0, 0));
+  EXPECT_EQ(nn::BiasAddLayout({6, 4, 5}, {4}).status().message(),
+            "bias_add: bias of shape [4] does not match the last dimension of value [6, 4, 5]");
+  EXPECT_EQ(nn::BiasAddLayout({}, {1}).status().message(),
+            "bias_add: bias of shape [1] does not match the last dimension of value []");
+  auto grad = nn::BiasAddGradLayout({6, 4, 5});
+  ASSERT_TRUE(grad.ok()) << grad.status().ToString();
+  EXPECT_EQ(std::make_tuple(grad->rows, grad->channels), std::make_tuple(24, 5));
+  EXPECT_EQ(nn::BiasAddGradLayout({}).status().message(),
+            "bias_add_grad: out_backprop must have rank >= 1, got a scalar");
 }
 
 TEST(BiasAddGradient, FiniteDifferences) {

@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "ops/nn/conv2d.h"
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/nn/nn_test_util.h"
 
-namespace tfg::conv2d_test {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::conv2d_test {
 namespace {
 
 using test::ExpectTensorNear;
@@ -263,6 +264,42 @@ TEST(Conv2D, ShapeErrors) {
   test::ExpectError(test::RunKernel("conv2d_backprop_input", {x, f, test::MakeTensor<float>({}, {1, 2, 3, 1})}),
                     Code::kInvalidArgument,
                     "out_backprop has shape [1, 2, 3, 1] but the forward output is [1, 2, 2, 1]");
+}
+
+// The checks the CPU and GPU kernels share (ops/nn/conv2d.h).
+TEST(PlanConv2D, GeometryAndOutputShape) {
+  nn::WindowAttrs same_s2;
+  same_s2.strides = {2, 2};
+  same_s2.padding = nn::Padding::kSame;
+  // TensorFlow: 5 by 2 with stride 2 gives 3, padded by 0 before and 1 after.
+  auto run = nn::PlanConv2D("conv2d", {1, 5, 5, 2}, {2, 2, 2, 3}, same_s2);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_EQ(run->out, TensorShape({1, 3, 3, 3}));
+  EXPECT_EQ(run->out_channels, 3);
+  EXPECT_EQ(std::make_tuple(run->g.kh, run->g.kw, run->g.c), std::make_tuple(2, 2, 2));
+  EXPECT_EQ(std::make_tuple(run->g.pad_top, run->g.pad_bottom, run->g.pad_left, run->g.pad_right),
+            std::make_tuple(0, 1, 0, 1));
+  nn::WindowAttrs dilated;
+  dilated.dilations = {2, 2};
+  auto valid = nn::PlanConv2D("conv2d", {1, 9, 9, 2}, {3, 3, 2, 2}, dilated);
+  ASSERT_TRUE(valid.ok()) << valid.status().ToString();
+  EXPECT_EQ(valid->out, TensorShape({1, 5, 5, 2}));
+}
+
+TEST(PlanConv2D, Errors) {
+  const nn::WindowAttrs a;
+  EXPECT_EQ(nn::PlanConv2D("conv2d", {1, 5, 5, 3}, {2, 2, 2, 3}, a).status().message(),
+            "conv2d: input has 3 channels but the filter expects 2: input [1, 5, 5, 3], filter [2, 2, 2, 3] "
+            "[height, width, in_channels, out_channels]");
+  EXPECT_EQ(nn::PlanConv2D("conv2d", {1, 5, 5, 3}, {2, 2}, a).status().message(),
+            "conv2d: filter must be 4-D [height, width, in_channels, out_channels], got [2, 2]");
+  EXPECT_EQ(nn::PlanConv2D("conv2d", {1, 4, 8, 3}, {5, 3, 3, 2}, a).status().message(),
+            "conv2d: the window height 5 is larger than the input height 4 with padding=\"VALID\"");
+  auto run = nn::PlanConv2D("conv2d_backprop_input", {1, 2, 2, 1}, {1, 1, 1, 1}, a);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_TRUE(nn::CheckConv2DOutBackprop("conv2d_backprop_input", *run, {1, 2, 2, 1}).ok());
+  EXPECT_EQ(nn::CheckConv2DOutBackprop("conv2d_backprop_input", *run, {1, 2, 3, 1}).message(),
+            "conv2d_backprop_input: out_backprop has shape [1, 2, 3, 1] but the forward output is [1, 2, 2, 1]");
 }
 
 TEST(Conv2D, EmptyBatch) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/nn/pool.h"
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/nn/nn_test_util.h"
 
@@ -209,6 +210,42 @@ TEST(MaxPool, ShapesAndErrors) {
       test::RunKernel("max_pool_grad",
                       {test::MakeTensor<float>({}, {1, 4, 4, 1}), test::MakeTensor<float>({}, {1, 3, 2, 1})}, pool2),
       Code::kInvalidArgument, "out_backprop has shape [1, 3, 2, 1] but expected [1, 2, 2, 1]");
+}
+
+// The checks the CPU and GPU kernels share (ops/nn/pool.h).
+TEST(PlanMaxPool, ShapesOfEachMode) {
+  nn::WindowAttrs same;
+  same.ksize = {3, 3};
+  same.strides = {2, 2};
+  same.padding = nn::Padding::kSame;
+  const TensorShape x({2, 7, 6, 3}), pooled({2, 4, 3, 3});
+  auto fwd = nn::PlanMaxPool("max_pool", nn::MaxPoolMode::kForward, same, x, nullptr);
+  ASSERT_TRUE(fwd.ok()) << fwd.status().ToString();
+  EXPECT_EQ(fwd->pooled, pooled);
+  EXPECT_EQ(fwd->out, pooled);
+  // TensorFlow: 7 by 3 with stride 2 pads 1 and 1; 6 by 3 pads 0 and 1.
+  EXPECT_EQ(std::make_tuple(fwd->g.pad_top, fwd->g.pad_bottom, fwd->g.pad_left, fwd->g.pad_right),
+            std::make_tuple(1, 1, 0, 1));
+  auto grad = nn::PlanMaxPool("max_pool_grad", nn::MaxPoolMode::kGrad, same, x, &pooled);
+  ASSERT_TRUE(grad.ok()) << grad.status().ToString();
+  EXPECT_EQ(grad->out, x);
+  auto gradgrad = nn::PlanMaxPool("max_pool_grad_grad", nn::MaxPoolMode::kGradGrad, same, x, &x);
+  ASSERT_TRUE(gradgrad.ok()) << gradgrad.status().ToString();
+  EXPECT_EQ(gradgrad->out, pooled);
+}
+
+TEST(PlanMaxPool, SecondInputOfTheWrongShape) {
+  nn::WindowAttrs same;
+  same.ksize = {3, 3};
+  same.strides = {2, 2};
+  same.padding = nn::Padding::kSame;
+  const TensorShape x({2, 7, 6, 3}), wrong({2, 3, 3, 3});
+  EXPECT_EQ(nn::PlanMaxPool("max_pool_grad", nn::MaxPoolMode::kGrad, same, x, &wrong).status().message(),
+            "max_pool_grad: out_backprop has shape [2, 3, 3, 3] but expected [2, 4, 3, 3] for input [2, 7, 6, 3]");
+  EXPECT_EQ(nn::PlanMaxPool("max_pool_grad_grad", nn::MaxPoolMode::kGradGrad, same, x, &wrong).status().message(),
+            "max_pool_grad_grad: grad has shape [2, 3, 3, 3] but expected [2, 7, 6, 3] for input [2, 7, 6, 3]");
+  EXPECT_EQ(nn::PlanMaxPool("max_pool", nn::MaxPoolMode::kForward, same, {7, 6, 3}, nullptr).status().message(),
+            "max_pool: input must be 4-D [batch, height, width, channels], got [7, 6, 3]");
 }
 
 TEST(MaxPoolGradient, FiniteDifferences) {

@@ -4,10 +4,11 @@
 
 #include <string>
 
+#include "ops/nn/cross_entropy.h"
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/nn/nn_test_util.h"
 
-namespace tfg::softmax_cross_entropy_test {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::softmax_cross_entropy_test {
 namespace {
 
 using test::ExpectTensorNear;
@@ -68,6 +69,23 @@ TEST(SoftmaxCrossEntropy, ShapesAndErrors) {
   ExpectTensorNear(test::Eval("softmax_cross_entropy_with_logits",
                               {test::MakeTensor<float>({}, {2, 0}), test::MakeTensor<float>({}, {2, 0})}),
                    {0, 0}, {2});
+}
+
+// The checks the CPU and GPU kernels share (ops/nn/cross_entropy.h).
+TEST(DenseCrossEntropyRows, RowsClassesAndErrors) {
+  const std::string op = "softmax_cross_entropy_with_logits";
+  auto r = nn::DenseCrossEntropyRows(op, {2, 3, 5}, {2, 3, 5});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(std::make_tuple(r->rows, r->classes), std::make_tuple(6, 5));
+  EXPECT_EQ(r->loss, TensorShape({2, 3}));
+  EXPECT_EQ(nn::DenseCrossEntropyRows(op, {2, 3, 5}, {2, 3, 4}).status().message(),
+            "softmax_cross_entropy_with_logits: labels must have the shape of logits: logits [2, 3, 5], labels "
+            "[2, 3, 4]");
+  EXPECT_EQ(nn::DenseCrossEntropyRows(op, {}, {}).status().message(),
+            "softmax_cross_entropy_with_logits: logits must have rank >= 1 [..., classes], got a scalar");
+  EXPECT_TRUE(nn::CheckDenseCrossEntropyDloss("softmax_cross_entropy_grad", {2, 3, 5}, {2, 3}).ok());
+  EXPECT_EQ(nn::CheckDenseCrossEntropyDloss("softmax_cross_entropy_grad", {2, 3, 5}, {6}).message(),
+            "softmax_cross_entropy_grad: dloss has shape [6] but logits [2, 3, 5] give 6 losses");
 }
 
 TEST(SoftmaxCrossEntropyGradient, FiniteDifferences) {

@@ -4,10 +4,11 @@
 
 #include <string>
 
+#include "ops/nn/cross_entropy.h"
 #include "tests/ops/grad_check_util.h"
 #include "tests/ops/nn/nn_test_util.h"
 
-namespace tfg::sparse_softmax_cross_entropy_test {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::sparse_softmax_cross_entropy_test {
 namespace {
 
 using test::ExpectTensorNear;
@@ -76,6 +77,23 @@ TEST(SparseSoftmaxCrossEntropy, ShapesAndErrors) {
   test::ExpectError(test::RunKernel("sparse_softmax_cross_entropy",
                                     {MakeTensor<float>({}, {3, 2}), MakeTensor<int32_t>({0, 0}, {2})}),
                     Code::kInvalidArgument, "labels must have shape logits.shape[:-1]: logits [3, 2], labels [2]");
+}
+
+// The checks the CPU and GPU kernels share (ops/nn/cross_entropy.h).
+TEST(SparseCrossEntropyRows, RowsClassesAndErrors) {
+  const std::string op = "sparse_softmax_cross_entropy";
+  auto r = nn::SparseCrossEntropyRows(op, {2, 3, 5}, {2, 3});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(std::make_tuple(r->rows, r->classes), std::make_tuple(6, 5));
+  EXPECT_EQ(r->loss, TensorShape({2, 3}));
+  EXPECT_EQ(nn::SparseCrossEntropyRows(op, {2, 3, 5}, {2, 3, 5}).status().message(),
+            "sparse_softmax_cross_entropy: labels must have shape logits.shape[:-1]: logits [2, 3, 5], labels "
+            "[2, 3, 5]");
+  EXPECT_EQ(nn::SparseCrossEntropyRows(op, {}, {}).status().message(),
+            "sparse_softmax_cross_entropy: logits must have rank >= 1 [..., classes], got a scalar");
+  EXPECT_TRUE(nn::CheckSparseCrossEntropyDloss("sparse_softmax_cross_entropy_grad", {2, 3}, {2, 3}).ok());
+  EXPECT_EQ(nn::CheckSparseCrossEntropyDloss("sparse_softmax_cross_entropy_grad", {2, 3}, {6}).message(),
+            "sparse_softmax_cross_entropy_grad: dloss has shape [6] but labels have shape [2, 3]");
 }
 
 TEST(SparseSoftmaxCrossEntropyGradient, FiniteDifferences) {

@@ -4,7 +4,7 @@
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/train/train_test_util.h"
 
-namespace tfg::apply_rmsprop_test {  // of its own: shares a unity build (cmake/unity.cmake)
+namespace tfg::apply_rmsprop_test {
 namespace {
 
 using test::MakeTensor;
