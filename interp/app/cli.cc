@@ -86,18 +86,20 @@ Status ArgParser::ParseOption(const std::string& arg) {
     size_t n = std::strlen(name);
     return arg == name || (arg.size() > n && arg.compare(0, n, name) == 0 && arg[n] == '=');
   };
+  InterpreterOptions& interp = opts_.interpreter;
+  SessionOptions& session = interp.session;
   if (arg == "--help" || arg == "-h") {
     help_ = true;
   } else if (arg == "--version" || arg == "-V") {
     version_ = true;
   } else if (arg == "--quiet" || arg == "-q") {
-    opts_.quiet = true;
+    interp.quiet = true;
   } else if (arg == "--check-numerics") {
-    opts_.check_numerics = true;
+    session.check_numerics = true;
   } else if (arg == "--log-placement") {
-    opts_.log_placement = true;
+    interp.log_placement = true;
   } else if (arg == "--stats") {
-    opts_.stats = true;
+    session.collect_stats = true;
   } else if (arg == "--dot" && opts_.command == Command::kGraph) {
     // Graphviz dot is the only graph format; the flag is accepted for clarity.
   } else if (arg == "--optimized" && opts_.command == Command::kGraph) {
@@ -110,21 +112,21 @@ Status ArgParser::ParseOption(const std::string& arg) {
     if (!n || *n < 1 || *n > 64) {
       return UsageError("--local-devices expects cpu=N with N from 1 to 64, found '" + v + "'");
     }
-    opts_.local_cpu_devices = *n;
+    session.local_cpu_devices = *n;
   } else if (is("--device")) {
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--device"));
     if (v != "cpu" && v != "gpu") return UsageError("--device expects cpu or gpu, found '" + v + "'");
-    opts_.device_type = v;
+    session.default_device_type = v;
   } else if (is("--threads")) {
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--threads"));
     auto n = ParseNumber<int>(v);
     if (!n || *n < 1 || *n > 4096) return UsageError("--threads expects a whole number from 1 to 4096, found '" + v + "'");
-    opts_.threads = *n;
+    session.inter_op_threads = session.intra_op_threads = *n;
   } else if (is("--seed")) {
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--seed"));
     auto n = ParseNumber<uint64_t>(v);
     if (!n) return UsageError("--seed expects a non-negative whole number, found '" + v + "'");
-    opts_.seed = *n;
+    session.seed = *n;
   } else if (is("--hang-timeout")) {
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--hang-timeout"));
     char* end = nullptr;
@@ -132,13 +134,14 @@ Status ArgParser::ParseOption(const std::string& arg) {
     if (v.empty() || *end != '\0' || !(s >= 0) || s > 1e6) {
       return UsageError("--hang-timeout expects seconds (0 = never), found '" + v + "'");
     }
-    opts_.hang_timeout = s;
+    session.hang_timeout_seconds = s;
   } else if (is("--trace")) {
     TFG_ASSIGN_OR_RETURN(opts_.trace_path, OptionValue(arg, "--trace"));
     if (opts_.trace_path.empty()) return UsageError("--trace expects a file name");
+    session.trace = true;
   } else if (is("--logdir")) {
-    TFG_ASSIGN_OR_RETURN(opts_.logdir, OptionValue(arg, "--logdir"));
-    if (opts_.logdir.empty()) return UsageError("--logdir expects a directory name");
+    TFG_ASSIGN_OR_RETURN(interp.logdir, OptionValue(arg, "--logdir"));
+    if (interp.logdir.empty()) return UsageError("--logdir expects a directory name");
   } else if (is("--worker")) {
     opts_.worker = true;
   } else if (is("--listen")) {
@@ -153,11 +156,11 @@ Status ArgParser::ParseOption(const std::string& arg) {
   } else if (arg == "--compress-transfers") {
     opts_.compress_transfers = true;
   } else if (is("--master-listen")) {
-    TFG_ASSIGN_OR_RETURN(opts_.master_listen, OptionValue(arg, "--master-listen"));
-    if (auto a = net::NormalizeAddress(opts_.master_listen); !a.ok()) return UsageError(a.status().message());
+    TFG_ASSIGN_OR_RETURN(interp.master_listen, OptionValue(arg, "--master-listen"));
+    if (auto a = net::NormalizeAddress(interp.master_listen); !a.ok()) return UsageError(a.status().message());
   } else if (is("--cluster")) {
-    TFG_ASSIGN_OR_RETURN(opts_.cluster, OptionValue(arg, "--cluster"));
-    if (auto spec = ParseClusterFlag(opts_.cluster); !spec.ok()) return UsageError(spec.status().message());
+    TFG_ASSIGN_OR_RETURN(interp.cluster, OptionValue(arg, "--cluster"));
+    if (auto spec = ParseClusterFlag(interp.cluster); !spec.ok()) return UsageError(spec.status().message());
   } else if (is("--heartbeat") || is("--master-timeout") || is("--recovery-timeout")) {
     const std::string name = arg.substr(0, arg.find('='));
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, name));
@@ -167,9 +170,9 @@ Status ArgParser::ParseOption(const std::string& arg) {
       return UsageError(name + " expects seconds from 0.01 to 3600, found '" + v + "'");
     }
     if (name == "--recovery-timeout") {
-      opts_.recovery_timeout = s;
+      interp.recovery_timeout = s;
     } else {
-      (name == "--heartbeat" ? opts_.heartbeat : opts_.master_timeout) = s;
+      (name == "--heartbeat" ? interp.heartbeat : opts_.master_timeout) = s;
     }
   } else {
     return UsageError("unknown option '" + arg + "'");
@@ -214,13 +217,13 @@ Result<CliOptions> ArgParser::Parse() {
     if (arg == "--" && options_allowed) {
       // FILE comes next unless we have it; the rest are script arguments.
       if (!have_file_ && pos_ < args_.size()) TFG_RETURN_IF_ERROR(TakeOperand(args_[pos_++], true));
-      opts_.script_args.assign(args_.begin() + pos_, args_.end());
+      opts_.interpreter.argv.assign(args_.begin() + pos_, args_.end());
       break;
     }
     if (arg.size() > 1 && arg[0] == '-' && options_allowed) {
       TFG_RETURN_IF_ERROR(ParseOption(arg));
     } else if (have_file_ && opts_.command == Command::kRun) {
-      opts_.script_args.assign(args_.begin() + pos_ - 1, args_.end());
+      opts_.interpreter.argv.assign(args_.begin() + pos_ - 1, args_.end());
       break;
     } else {
       TFG_RETURN_IF_ERROR(TakeOperand(arg));
@@ -231,11 +234,15 @@ Result<CliOptions> ArgParser::Parse() {
   else if (opts_.worker) {
     if (opts_.command != Command::kRepl) return UsageError("--worker runs no script: drop '" + opts_.file + "'");
     if (opts_.listen.empty()) return UsageError("--worker needs --listen ADDR, e.g. --listen tcp://127.0.0.1:7001");
-    if (!opts_.cluster.empty()) return UsageError("--cluster is for the master (the script), not a --worker");
+    if (!opts_.interpreter.cluster.empty()) {
+      return UsageError("--cluster is for the master (the script), not a --worker");
+    }
     if (opts_.compress_transfers) {
       return UsageError("--compress-transfers is the master's choice (it tells the workers): drop it here");
     }
-    if (!opts_.master_listen.empty()) return UsageError("--master-listen is for the master; a --worker has --listen");
+    if (!opts_.interpreter.master_listen.empty()) {
+      return UsageError("--master-listen is for the master; a --worker has --listen");
+    }
     opts_.command = Command::kWorker;
   } else if (!opts_.listen.empty()) return UsageError("--listen goes with --worker");
   else if (!opts_.data_dir.empty()) return UsageError("--data-dir goes with --worker");
@@ -287,24 +294,10 @@ Result<std::string> ReadScript(const std::string& path) {
   return text;
 }
 
+// The parsed options plus what no flag sets: where the standard library
+// is, and whether the command runs kernels.
 InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
-  InterpreterOptions o;
-  o.argv = opts.script_args;
-  o.threads = opts.threads;
-  o.seed = opts.seed;
-  o.quiet = opts.quiet;
-  o.check_numerics = opts.check_numerics;
-  o.hang_timeout = opts.hang_timeout;
-  o.stats = opts.stats;
-  o.trace = !opts.trace_path.empty();
-  o.logdir = opts.logdir;
-  o.local_cpu_devices = opts.local_cpu_devices;
-  o.device_type = opts.device_type;
-  o.cluster = opts.cluster;
-  o.heartbeat = opts.heartbeat;
-  o.recovery_timeout = opts.recovery_timeout;
-  o.master_listen = opts.master_listen;
-  o.log_placement = opts.log_placement;
+  InterpreterOptions o = opts.interpreter;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
   o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
@@ -363,7 +356,7 @@ Status CheckTracePath(const std::string& path) {
 Status PrepareOutputs(const CliOptions& opts) {
   const bool writes = opts.command == Command::kRun || opts.command == Command::kRepl;
   if (!writes) return Status::OK();
-  if (!opts.logdir.empty()) TFG_RETURN_IF_ERROR(PrepareLogdir(opts.logdir));
+  if (!opts.interpreter.logdir.empty()) TFG_RETURN_IF_ERROR(PrepareLogdir(opts.interpreter.logdir));
   if (!opts.trace_path.empty()) TFG_RETURN_IF_ERROR(CheckTracePath(opts.trace_path));
   return Status::OK();
 }
@@ -384,7 +377,7 @@ Status ApplyNetSettings(const CliOptions& opts) {
 // --stats and --trace, once the script or REPL session is over; false when
 // the trace could not be written.
 bool WriteReports(const CliOptions& opts, const Interpreter& interp) {
-  if (opts.stats) {
+  if (opts.interpreter.session.collect_stats) {
     std::cout.flush();
     std::cerr << interp.StatsReport() << net::NetworkTrafficReport() << std::flush;
   }
@@ -529,10 +522,10 @@ int RunCli(int argc, char** argv) {
     case Command::kWorker: {
       WorkerOptions w;
       w.listen = opts.listen;
-      w.threads = opts.threads;
+      w.threads = opts.interpreter.session.inter_op_threads;
       w.master_timeout_seconds = opts.master_timeout;
       w.data_dir = opts.data_dir;
-      w.stats = opts.stats;
+      w.stats = opts.interpreter.session.collect_stats;
       return RunWorker(w);
     }
     case Command::kKeygen: {

@@ -3,10 +3,10 @@
 // main() only calls RunCli; everything here is testable without a process.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "interp/language/interpreter.h"
 #include "ops/core/status.h"
 
 namespace tfg::cli {
@@ -29,33 +29,21 @@ enum class Command {
   kKeygen,   // tfg keygen DIR
 };
 
+// The options the interpreter takes are parsed straight into `interpreter`
+// (interp/language/interpreter.h); the rest are the CLI's own.
 struct CliOptions {
   Command command = Command::kRepl;
-  std::string file;                      // the script; "-" reads it from stdin
-  std::vector<std::string> script_args;  // visible to the script as `argv`
-  int threads = 0;                       // --threads N; 0: one per core
-  uint64_t seed = 0;                     // --seed S; 0: nondeterministic
-  bool quiet = false;                    // --quiet
-  bool check_numerics = false;           // --check-numerics
-  double hang_timeout = 10;              // --hang-timeout S
-  bool stats = false;                    // --stats
-  std::string trace_path;                // --trace FILE; empty: none
-  std::string logdir;                    // --logdir DIR (logdir() in scripts); empty: none
-  bool optimized = false;                // graph --optimized
-  bool placed = false;                   // graph --placed
-  int local_cpu_devices = 1;             // --local-devices cpu=N
-  std::string device_type;               // --device TYPE; empty: any
-  bool worker = false;                   // --worker
-  std::string listen;                    // --listen ADDR (with --worker)
-  std::string cluster;                   // --cluster JOB=ADDR;ADDR,...
-  double heartbeat = 1;                  // --heartbeat S
-  double master_timeout = 10;            // --master-timeout S (worker)
-  std::string curve_keys;                // --curve-keys DIR; empty: no CURVE security
-  std::string data_dir;                  // --data-dir DIR (worker)
-  bool compress_transfers = false;       // --compress-transfers (master)
-  double recovery_timeout = 60;          // --recovery-timeout S
-  std::string master_listen;             // --master-listen ADDR
-  bool log_placement = false;            // --log-placement
+  std::string file;                 // the script; "-" reads it from stdin
+  InterpreterOptions interpreter;   // its argv: the script arguments
+  std::string trace_path;           // --trace FILE; empty: none
+  bool optimized = false;           // graph --optimized
+  bool placed = false;              // graph --placed
+  bool worker = false;              // --worker
+  std::string listen;               // --listen ADDR (with --worker)
+  double master_timeout = 10;       // --master-timeout S (worker)
+  std::string curve_keys;           // --curve-keys DIR; empty: no CURVE security
+  std::string data_dir;             // --data-dir DIR (worker)
+  bool compress_transfers = false;  // --compress-transfers (master)
 };
 
 // Parses the arguments after argv[0]. A usage error comes back as

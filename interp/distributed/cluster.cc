@@ -8,6 +8,7 @@
 #include "net/curve.h"
 #include "net/graph_codec.h"
 #include "ops/core/cancellation.h"
+#include "interp/runtime/device_set.h"
 #include "interp/runtime/session.h"
 
 namespace tfg {

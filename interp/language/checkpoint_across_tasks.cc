@@ -50,7 +50,7 @@ Result<std::vector<Tensor>> Match(const std::vector<NamedVariable>& vars, std::v
 
 // A placeholder for the value and an assign of it to the variable, on the
 // variable's device; built once per variable and found by name later.
-Result<std::pair<Output, Node*>> RestoreNodes(Evaluator& ev, const VariableInfo& var) {
+Result<std::pair<Output, Node*>> RestoreNodes(BuiltinContext& ev, const VariableInfo& var) {
   const std::string base = var.shared_name + "/restore_across_tasks";
   Node* value = ev.graph().FindNode(base + "/value");
   Node* assign = ev.graph().FindNode(base);
@@ -71,7 +71,7 @@ Result<std::pair<Output, Node*>> RestoreNodes(Evaluator& ev, const VariableInfo&
 
 }  // namespace
 
-Status SaveAcrossTasks(Evaluator& ev, const std::vector<NamedVariable>& vars, const std::string& path) {
+Status SaveAcrossTasks(BuiltinContext& ev, const std::vector<NamedVariable>& vars, const std::string& path) {
   std::vector<Output> reads;
   for (const NamedVariable& nv : vars) reads.push_back(nv.var->output());
   auto values = ev.session().Run({}, reads, {});
@@ -81,7 +81,7 @@ Status SaveAcrossTasks(Evaluator& ev, const std::vector<NamedVariable>& vars, co
   return checkpoint::Write(path, entries);
 }
 
-Status RestoreAcrossTasks(Evaluator& ev, const std::vector<NamedVariable>& vars, const std::string& path,
+Status RestoreAcrossTasks(BuiltinContext& ev, const std::vector<NamedVariable>& vars, const std::string& path,
                           bool allow_unused) {
   auto entries = checkpoint::Read(path);
   if (!entries.ok()) return Status(entries.status()).Prepend("restore: ");

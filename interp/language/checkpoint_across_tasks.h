@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/language/evaluator.h"
+#include "interp/language/builtin_context.h"
 
 namespace tfg {
 
@@ -21,8 +21,8 @@ struct NamedVariable {
   std::shared_ptr<VariableInfo> var;
 };
 
-Status SaveAcrossTasks(Evaluator& ev, const std::vector<NamedVariable>& vars, const std::string& path);
-Status RestoreAcrossTasks(Evaluator& ev, const std::vector<NamedVariable>& vars, const std::string& path,
+Status SaveAcrossTasks(BuiltinContext& ev, const std::vector<NamedVariable>& vars, const std::string& path);
+Status RestoreAcrossTasks(BuiltinContext& ev, const std::vector<NamedVariable>& vars, const std::string& path,
                           bool allow_unused);
 
 }  // namespace tfg

@@ -1,11 +1,12 @@
 #include "interp/language/control_flow.h"
 #include "interp/runtime/session.h"
 
-#include "interp/language/evaluator.h"
+#include "interp/language/builtin_context.h"
+#include "ops/core/control_flow.h"
 
 namespace tfg {
 
-InContext::InContext(Evaluator& ev, ControlFlowContext* ctx) : ev_(ev), saved_(ev.control_flow()) {
+InContext::InContext(BuiltinContext& ev, ControlFlowContext* ctx) : ev_(ev), saved_(ev.control_flow()) {
   ev_.set_control_flow(ctx);
 }
 
@@ -43,7 +44,7 @@ void ControlFlowContext::AddMember(const Node* n) {
   for (ControlFlowContext* c = this; c != nullptr; c = c->outer_) c->members_.insert(n);
 }
 
-Result<Output> ControlFlowContext::Capture(Evaluator& ev, const Output& o, const SourceSpan& span) {
+Result<Output> ControlFlowContext::Capture(BuiltinContext& ev, const Output& o, const SourceSpan& span) {
   if (Contains(o)) return o;
   auto cached = captured_.find({o.node, o.index});
   if (cached != captured_.end()) return cached->second;
@@ -55,14 +56,14 @@ Result<Output> ControlFlowContext::Capture(Evaluator& ev, const Output& o, const
   NodeSpec spec;
   spec.span = span;
   if (kind_ == Kind::kCond) {
-    spec.op = "switch";
+    spec.op = kSwitchOp;
     spec.inputs = {outside, pred_};
   } else {
-    spec.op = "enter";
+    spec.op = kEnterOp;
     spec.inputs = {outside};
-    spec.attrs["frame_name"] = frame_name_;
-    spec.attrs["is_constant"] = true;
-    spec.attrs["parallel_iterations"] = parallel_iterations_;
+    spec.attrs[while_loop::kFrameNameAttr] = frame_name_;
+    spec.attrs[while_loop::kIsConstantAttr] = true;
+    spec.attrs[while_loop::kParallelIterationsAttr] = parallel_iterations_;
   }
   BuildOptions opts;
   opts.apply_deps = false;
@@ -74,7 +75,7 @@ Result<Output> ControlFlowContext::Capture(Evaluator& ev, const Output& o, const
   return inside;
 }
 
-Result<Node*> ControlFlowContext::Pivot(Evaluator& ev, const SourceSpan& span) {
+Result<Node*> ControlFlowContext::Pivot(BuiltinContext& ev, const SourceSpan& span) {
   if (pivot_ != nullptr) return pivot_;
   // A cond branch's pivot: the predicate switched into the branch, so it
   // is dead exactly when the branch is.
@@ -94,7 +95,7 @@ Result<Node*> ControlFlowContext::Pivot(Evaluator& ev, const SourceSpan& span) {
   return pivot_;
 }
 
-Status ControlFlowContext::Prepare(Evaluator& ev, NodeSpec& spec) {
+Status ControlFlowContext::Prepare(BuiltinContext& ev, NodeSpec& spec) {
   for (Output& in : spec.inputs) {
     TFG_ASSIGN_OR_RETURN(in, Capture(ev, in, spec.span));
   }

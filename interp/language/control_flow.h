@@ -25,19 +25,19 @@
 
 namespace tfg {
 
-class Evaluator;
+class BuiltinContext;
 class ControlFlowContext;
 
 // Builds nodes in `ctx` (null: outside every context) until destroyed.
 class InContext {
  public:
-  InContext(Evaluator& ev, ControlFlowContext* ctx);
+  InContext(BuiltinContext& ev, ControlFlowContext* ctx);
   ~InContext();
   InContext(const InContext&) = delete;
   InContext& operator=(const InContext&) = delete;
 
  private:
-  Evaluator& ev_;
+  BuiltinContext& ev_;
   ControlFlowContext* saved_;
 };
 
@@ -66,11 +66,11 @@ class ControlFlowContext {
   void AddValue(const Output& o) { values_.insert({o.node, o.index}); }
 
   // The version of outer tensor `o` usable inside (built on first use).
-  Result<Output> Capture(Evaluator& ev, const Output& o, const SourceSpan& span);
+  Result<Output> Capture(BuiltinContext& ev, const Output& o, const SourceSpan& span);
   // Adjusts a node about to be built inside: inputs captured, control
   // inputs from outside a loop moved to its enters, a pivot for nodes
   // without inputs.
-  Status Prepare(Evaluator& ev, NodeSpec& spec);
+  Status Prepare(BuiltinContext& ev, NodeSpec& spec);
 
   // While: the enters of the loop variables (control inputs from outside go there).
   void SetEnters(std::vector<Node*> enters) { enters_ = std::move(enters); }
@@ -86,7 +86,7 @@ class ControlFlowContext {
 
  private:
   ControlFlowContext(Kind kind, ControlFlowContext* outer) : kind_(kind), outer_(outer) {}
-  Result<Node*> Pivot(Evaluator& ev, const SourceSpan& span);
+  Result<Node*> Pivot(BuiltinContext& ev, const SourceSpan& span);
 
   Kind kind_;
   ControlFlowContext* outer_;

@@ -7,26 +7,19 @@
 
 #include "interp/language/builtins/builtins.h"
 #include "interp/language/modules.h"
+#include "ops/core/suggest.h"
 
 namespace tfg {
 
 Evaluator::Evaluator(InterpreterOptions options) : options_(std::move(options)) {
-  SessionOptions so;
-  so.inter_op_threads = options_.threads;
-  so.intra_op_threads = options_.threads;
-  so.seed = options_.seed;
-  so.check_numerics = options_.check_numerics;
-  so.hang_timeout_seconds = options_.hang_timeout;
-  so.local_cpu_devices = options_.local_cpu_devices;
-  so.default_device_type = options_.device_type;
-  if (options_.log_placement) so.placement_log = options_.err != nullptr ? options_.err : &std::cerr;
-  so.collect_stats = options_.stats;
-  so.trace = options_.trace;
-  so.max_eager_elements = options_.max_eager_elements;
-  session_ = std::make_unique<Session>(&graph_, so);
+  SessionOptions so = options_.session;
+  if (options_.log_placement) so.placement_log = &err();
+  session_ = std::make_unique<Session>(&graph_, std::move(so));
   modules_ = std::make_unique<ModuleLoader>(options_.stdlib_dir);
   main_globals_ = NewGlobals();
-  for (const BuiltinDef* def : BuiltinRegistry::Global().List()) builtin_names_[def->name] = Value::Builtin(def);
+  for (const BuiltinDef* def : BuiltinRegistry::Global().List()) {
+    builtin_names_[def->name] = Value::Builtin(def, def->name);
+  }
   for (auto& [name, value] : PredefinedNames()) builtin_names_[name] = value;
   std::vector<Value> argv;
   for (const std::string& a : options_.argv) argv.push_back(Value::Str(a));
@@ -93,38 +86,6 @@ Status Evaluator::ExecProgram(std::shared_ptr<ast::Program> program, const std::
 }
 
 // ------------------------------------------------------------------- names
-
-namespace {
-
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
-
-std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_distance = std::max<size_t>(1, name.size() / 3) + 1;
-  for (const std::string& candidate : candidates) {
-    size_t d = EditDistance(name, candidate);
-    if (d < best_distance) {
-      best_distance = d;
-      best = candidate;
-    }
-  }
-  return best;
-}
 
 std::vector<std::string> Evaluator::VisibleNames(const std::shared_ptr<Env>& env) const {
   std::set<std::string> names;

@@ -3,9 +3,10 @@
 // graph tensor build nodes through the op registry. It owns the graph, the
 // session that runs it, the `with` scopes, the variables and the modules.
 //
-// Builtins (interp/builtins*.cc) and op calls (interp/language/op_call.cc) use the
-// public part of this class to build nodes, convert values and run the
-// graph. Its implementation is split by idea: evaluator_expr.cc,
+// Builtins (interp/language/builtins/) see it only as a BuiltinContext
+// (builtin_context.h), so they depend on what they use of it, not on how
+// it walks the AST; op calls (interp/language/op_call.cc) use its public
+// part. Its implementation is split by idea: evaluator_expr.cc,
 // evaluator_operators.cc, evaluator_index.cc, evaluator_stmt.cc,
 // evaluator_call.cc, evaluator_graph.cc.
 #pragma once
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "interp/language/ast.h"
+#include "interp/language/builtin_context.h"
 #include "interp/language/interpreter.h"
 #include "interp/language/scopes.h"
 #include "interp/runtime/session.h"
@@ -27,46 +29,15 @@ namespace tfg {
 
 class ModuleLoader;
 
-// The candidate closest to `name` by edit distance, if it is close enough
-// to be a likely typo; "" otherwise.
-std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates);
-
-// The arguments of one call, evaluated.
-struct CallArgs {
-  std::vector<Value> positional;
-  std::vector<SourceSpan> positional_spans;
-  std::vector<std::pair<std::string, Value>> keywords;
-  std::vector<SourceSpan> keyword_spans;
-
-  void Add(Value v, SourceSpan span = {}) {
-    positional.push_back(std::move(v));
-    positional_spans.push_back(std::move(span));
-  }
-  void AddKeyword(std::string name, Value v, SourceSpan span = {}) {
-    keywords.emplace_back(std::move(name), std::move(v));
-    keyword_spans.push_back(std::move(span));
-  }
-};
-
 // How a statement finished.
 enum class Flow { kNormal, kBreak, kContinue, kReturn };
 
-// How a node is built beyond its NodeSpec.
-struct BuildOptions {
-  bool apply_scope_name = true;  // prefix the name with the `with scope` path
-  bool apply_device = true;      // fill an empty device from `with device`
-  bool apply_deps = true;        // add the `with deps` control inputs
-};
-
-class ControlFlowContext;
-struct RecoveryPoint;
-
-class Evaluator {
+class Evaluator final : public BuiltinContext {
  public:
   static constexpr int kMaxCallDepth = 200;
 
   explicit Evaluator(InterpreterOptions options);
-  ~Evaluator();
+  ~Evaluator() override;
   Evaluator(const Evaluator&) = delete;
   Evaluator& operator=(const Evaluator&) = delete;
 
@@ -95,70 +66,62 @@ class Evaluator {
   const std::unordered_map<std::string, Value>& builtin_names() const { return builtin_names_; }
 
   // ---- calls
-  Result<Value> Call(const Value& callee, CallArgs args, const SourceSpan& span);
+  Result<Value> Call(const Value& callee, CallArgs args, const SourceSpan& span) override;
   // Binds a call to a registry op and runs it eagerly (all inputs host
   // values, op not stateful) or builds its node (interp/language/op_call.cc).
   Result<Value> CallOp(const OpDef& op, CallArgs args, const SourceSpan& span);
-  Result<Value> CallOpByName(const std::string& op, CallArgs args, const SourceSpan& span);
+  Result<Value> CallOpByName(const std::string& op, CallArgs args, const SourceSpan& span) override;
 
   // ---- operators (also used by builtins)
-  Result<Value> Binary(ast::BinaryOp op, const Value& a, const Value& b, const SourceSpan& span);
+  Result<Value> Binary(ast::BinaryOp op, const Value& a, const Value& b, const SourceSpan& span) override;
   Result<Value> Unary(ast::UnaryOp op, const Value& x, const SourceSpan& span);
 
   // ---- graph building
   // Applies the `with` scopes and adds the node; errors point at spec.span.
-  Result<Node*> AddNode(NodeSpec spec, BuildOptions opts = {});
+  Result<Node*> AddNode(NodeSpec spec, BuildOptions opts = {}) override;
   // `base` if no node has that name yet, else base_1, base_2, ...
-  std::string FreshName(const std::string& base) const;
+  std::string FreshName(const std::string& base) const override;
   // A graph output for `v`: graph tensors as they are, variables read (a
   // fresh read inside `with deps`), host data as a constant node of `dtype`
   // (nullopt: the value's default dtype).
-  Result<Output> ToOutput(const Value& v, std::optional<DType> dtype, const SourceSpan& span);
+  Result<Output> ToOutput(const Value& v, std::optional<DType> dtype, const SourceSpan& span) override;
   Result<Output> ReadVariable(const VariableInfo& var, const SourceSpan& span);
   // A constant node holding `t`.
   Result<Output> AddConstant(const Tensor& t, const SourceSpan& span, const std::string& name = "",
-                             BuildOptions opts = {});
+                             BuildOptions opts = {}) override;
   // The nodes behind values given to deps()/group(): graph tensors' nodes,
   // ops, variables' nodes; lists flattened; none skipped.
-  Result<std::vector<Node*>> ControlNodes(const Value& v, const SourceSpan& span);
+  Result<std::vector<Node*>> ControlNodes(const Value& v, const SourceSpan& span) override;
   // Runs one op eagerly on host tensors.
   Result<std::vector<Tensor>> RunEager(const OpDef& op, AttrMap attrs, const std::vector<Tensor>& inputs,
                                        const SourceSpan& span);
 
   // ---- control flow: the cond branch or while_loop body being built
   // (interp/language/control_flow.h); null outside them.
-  ControlFlowContext* control_flow() const { return control_flow_; }
-  void set_control_flow(ControlFlowContext* c) { control_flow_ = c; }
+  ControlFlowContext* control_flow() const override { return control_flow_; }
+  void set_control_flow(ControlFlowContext* c) override { control_flow_ = c; }
 
   // ---- state
-  Graph& graph() { return graph_; }
+  Graph& graph() override { return graph_; }
   const Graph& graph() const { return graph_; }
-  Session& session() { return *session_; }
-  ScopeStack& scopes() { return scopes_; }
-  const InterpreterOptions& options() const { return options_; }
+  Session& session() override { return *session_; }
+  ScopeStack& scopes() override { return scopes_; }
+  const InterpreterOptions& options() const override { return options_; }
   // Set by checkpoint_every: where a run restores from when a cluster task
   // dies (interp/language/recovery.h); null when the script keeps no checkpoints.
-  std::shared_ptr<RecoveryPoint>& recovery_point() { return recovery_point_; }
-  std::ostream& out();
-  std::ostream& err();
+  std::shared_ptr<RecoveryPoint>& recovery_point() override { return recovery_point_; }
+  std::ostream& out() override;
+  std::ostream& err() override;
   // A warning on err(), in the form of an error (file:line:col, the line,
   // a caret), that does not stop the script.
-  void Warn(const std::string& message, const SourceSpan& where);
+  void Warn(const std::string& message, const SourceSpan& where) override;
   ModuleLoader& modules() { return *modules_; }
-  std::vector<std::shared_ptr<VariableInfo>>& variables() { return variables_; }
+  std::vector<std::shared_ptr<VariableInfo>>& variables() override { return variables_; }
 
-  // run() bookkeeping for the leak warning (interp/language/builtins/builtins_run.cc).
-  struct RunHistory {
-    int64_t runs = 0;
-    int64_t last_version = -1;
-    int growth_streak = 0;
-    std::string last_growth_site;  // where the newest node came from at the last growth, and the run() line
-    bool warned = false;
-  };
-  RunHistory& run_history() { return run_history_; }
+  RunHistory& run_history() override { return run_history_; }
   // 0, 1, 2, ... for successive calls with the same key: host builtins that
   // draw random numbers number their calls so each draws anew, repeatably.
-  uint64_t NextCallCount(const std::string& key) { return call_counts_[key]++; }
+  uint64_t NextCallCount(const std::string& key) override { return call_counts_[key]++; }
 
   // Remembers a scope captured by a closure so the cycles closures make
   // (a function stored in the scope it captured) can be broken at exit.

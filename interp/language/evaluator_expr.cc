@@ -3,6 +3,7 @@
 #include "interp/language/builtins/builtins.h"
 #include "interp/runtime/colocation.h"
 #include "interp/language/value_convert.h"
+#include "ops/core/suggest.h"
 
 namespace tfg {
 

@@ -8,40 +8,41 @@
 #include <string>
 #include <vector>
 
+#include "interp/runtime/session.h"
 #include "ops/core/graph.h"
 #include "ops/core/status.h"
 
 namespace tfg {
 
+// What the interpreter is started with. Each command-line option is
+// declared once, in the struct of the layer that uses it: the graph's run
+// options in `session`, the language's here, the CLI's own in CliOptions
+// (interp/app/cli.h), which carries this struct.
 struct InterpreterOptions {
+  // --threads, --seed, --check-numerics, --hang-timeout, --stats, --trace,
+  // --local-devices, --device: how the session runs the graph.
+  SessionOptions session;
   std::vector<std::string> argv;  // script arguments, visible as `argv`
-  int threads = 0;                // --threads N; 0: one per core
-  uint64_t seed = 0;              // --seed S; 0: nondeterministic
   bool quiet = false;             // --quiet: no progress lines
-  bool check_numerics = false;    // --check-numerics: stop at the first op producing NaN/Inf
-  double hang_timeout = 10;       // --hang-timeout S: the hang watchdog (SessionOptions)
-  bool stats = false;             // --stats: time kernels per op type (Interpreter::StatsReport)
-  bool trace = false;             // --trace: record a timeline (Interpreter::WriteTrace)
   std::string logdir;             // --logdir DIR: what logdir() returns ("": none)
-  int local_cpu_devices = 1;      // --local-devices cpu=N (SessionOptions)
-  std::string device_type;        // --device TYPE (SessionOptions::default_device_type)
   std::string cluster;            // --cluster JOB=ADDR;ADDR,...: connected before the script runs
   double heartbeat = 1;           // --heartbeat S: liveness checks of --cluster's tasks
   double recovery_timeout = 60;   // --recovery-timeout S: how long a dead task may take to come back
   std::string master_listen;      // --master-listen ADDR: the master's address for its tasks ("": loopback)
-  bool log_placement = false;     // --log-placement: where each node runs, to `err` (SessionOptions)
-  // Limits for running untrusted scripts (the fuzzer): a script that runs
-  // more statements, or an op run at once on host values whose inputs or
-  // outputs have more elements, fails with ResourceExhausted. 0: no limit.
+  // --log-placement: where each node runs, to `err` (a stream, which the
+  // command line cannot name, hence not session.placement_log).
+  bool log_placement = false;
+  // A limit for running untrusted scripts (the fuzzer), with
+  // session.max_eager_elements: a script that runs more statements fails
+  // with ResourceExhausted. 0: no limit.
   int64_t max_statements = 0;
-  int64_t max_eager_elements = 0;
   // `tfg check` / `tfg graph`: build the graph and shape-check it, but run
   // no kernels: run() returns zero tensors of the fetches' static shapes
   // (unknown dims taken as 1) and print() prints nothing.
   bool check_only = false;
-  std::string stdlib_dir;         // where `import nn` finds nn.tfg
-  std::ostream* out = nullptr;    // print() output; null: std::cout
-  std::ostream* err = nullptr;    // warnings; null: std::cerr
+  std::string stdlib_dir;       // where `import nn` finds nn.tfg
+  std::ostream* out = nullptr;  // print() output; null: std::cout
+  std::ostream* err = nullptr;  // warnings; null: std::cerr
 };
 
 class Interpreter {

@@ -2,14 +2,14 @@
 // op's parameters (inputs and attrs in declaration order, then keywords),
 // converting host values to attrs and to input tensors, and choosing between
 // eager evaluation (every input a host value, op not stateful) and building
-// a node. Evaluator::CallOp (defined in op_call.cc) puts these together.
+// a node. Evaluator::CallOp (defined in op_call_exec.cc) puts these together.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "interp/language/evaluator.h"
+#include "interp/language/builtin_context.h"
 #include "interp/language/value.h"
 
 namespace tfg {

@@ -1,5 +1,6 @@
 // Evaluator::CallOp: eager evaluation or node building for a bound op call.
 #include "interp/language/op_call.h"
+#include "interp/language/evaluator.h"
 #include "interp/language/value_convert.h"
 
 namespace tfg {

@@ -14,7 +14,7 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 // Without a checkpoint yet, the newest consistent state is the initial one.
-Status InitializeAll(Evaluator& ev) {
+Status InitializeAll(BuiltinContext& ev) {
   std::vector<Node*> independent;
   for (const auto& v : ev.variables()) {
     if (!v->init_reads_variables) independent.push_back(v->init);
@@ -28,7 +28,7 @@ Status InitializeAll(Evaluator& ev) {
 
 // Restores the newest checkpoint of the point's directory; returns its
 // step (0 with none: the variables are initialized again).
-Result<int64_t> RestoreNewest(Evaluator& ev, const RecoveryPoint& point, std::string& restored) {
+Result<int64_t> RestoreNewest(BuiltinContext& ev, const RecoveryPoint& point, std::string& restored) {
   TFG_ASSIGN_OR_RETURN(auto found, checkpoint::List(point.dir, "model"));
   if (found.empty()) {
     restored = "the initial values (no checkpoint yet)";
@@ -46,7 +46,7 @@ Result<int64_t> RestoreNewest(Evaluator& ev, const RecoveryPoint& point, std::st
 
 }  // namespace
 
-Result<bool> RecoverFromDeadTasks(Evaluator& ev, const Status& failure) {
+Result<bool> RecoverFromDeadTasks(BuiltinContext& ev, const Status& failure) {
   RemoteTasks* cluster = ev.session().cluster();
   const RecoveryPoint* point = ev.recovery_point().get();
   if (cluster == nullptr || point == nullptr || failure.code() == Code::kCancelled) return false;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "interp/language/checkpoint_across_tasks.h"
-#include "interp/language/evaluator.h"
+#include "interp/language/builtin_context.h"
 
 namespace tfg {
 
@@ -30,6 +30,6 @@ struct RecoveryPoint {
 // an error when a task did not come back in time (the failure, saying
 // so) or the restore failed. Prints one line to ev.err() when it starts
 // waiting and one when the task is back.
-Result<bool> RecoverFromDeadTasks(Evaluator& ev, const Status& failure);
+Result<bool> RecoverFromDeadTasks(BuiltinContext& ev, const Status& failure);
 
 }  // namespace tfg

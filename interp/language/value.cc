@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "interp/language/ast.h"
-#include "interp/language/builtins/builtins.h"
 #include "interp/language/container_path.h"
 #include "interp/language/value_convert.h"
 
@@ -345,7 +344,7 @@ std::string ReprAt(const Value& v, ContainerPath& path) {
     }
     case ValueKind::kOp: return fmt::format("<op \"{}\">", v.as_op()->name());
     case ValueKind::kFunction: return "<fn " + v.as_function()->def->name + ">";
-    case ValueKind::kBuiltin: return "<builtin " + v.as_builtin()->name + ">";
+    case ValueKind::kBuiltin: return "<builtin " + v.builtin_name() + ">";
     case ValueKind::kOpFunction: return "<op function " + v.as_op_function()->name + ">";
     case ValueKind::kModule: return "<module " + v.as_module()->name + ">";
     case ValueKind::kDType: return std::string(DTypeName(v.as_dtype()));

@@ -119,6 +119,13 @@ struct Module {
   std::shared_ptr<Env> globals;
 };
 
+// A builtin function as a value. It carries the builtin's name so that
+// printing a value needs nothing from the builtins, which sit above values.
+struct BuiltinRef {
+  const BuiltinDef* def;
+  const std::string* name;  // the def's own
+};
+
 class ReplicaDeviceSetter;
 
 struct ContextValue {
@@ -133,7 +140,7 @@ class Value {
  public:
   using Rep = std::variant<std::monostate, bool, int64_t, double, std::string, std::shared_ptr<List>,
                            std::shared_ptr<Dict>, Tensor, Output, OpRef, std::shared_ptr<VariableInfo>,
-                           std::shared_ptr<Function>, const BuiltinDef*, const OpDef*, std::shared_ptr<Module>,
+                           std::shared_ptr<Function>, BuiltinRef, const OpDef*, std::shared_ptr<Module>,
                            DType, Range, std::shared_ptr<ContextValue>>;
 
   Value() = default;  // none
@@ -149,7 +156,8 @@ class Value {
   static Value Op(Node* n) { return Value(Rep(OpRef{n})); }
   static Value Variable(std::shared_ptr<VariableInfo> v) { return Value(Rep(std::move(v))); }
   static Value Fn(std::shared_ptr<Function> f) { return Value(Rep(std::move(f))); }
-  static Value Builtin(const BuiltinDef* b) { return Value(Rep(b)); }
+  // `name` is b->name (builtins.h), which must outlive the value.
+  static Value Builtin(const BuiltinDef* b, const std::string& name) { return Value(Rep(BuiltinRef{b, &name})); }
   static Value OpFunction(const OpDef* op) { return Value(Rep(op)); }
   static Value Mod(std::shared_ptr<Module> m) { return Value(Rep(std::move(m))); }
   static Value Type(DType d) { return Value(Rep(d)); }
@@ -177,7 +185,8 @@ class Value {
   Node* as_op() const { return std::get<OpRef>(rep_).node; }
   const std::shared_ptr<VariableInfo>& as_variable() const { return std::get<std::shared_ptr<VariableInfo>>(rep_); }
   const std::shared_ptr<Function>& as_function() const { return std::get<std::shared_ptr<Function>>(rep_); }
-  const BuiltinDef* as_builtin() const { return std::get<const BuiltinDef*>(rep_); }
+  const BuiltinDef* as_builtin() const { return std::get<BuiltinRef>(rep_).def; }
+  const std::string& builtin_name() const { return *std::get<BuiltinRef>(rep_).name; }
   const OpDef* as_op_function() const { return std::get<const OpDef*>(rep_); }
   const std::shared_ptr<Module>& as_module() const { return std::get<std::shared_ptr<Module>>(rep_); }
   DType as_dtype() const { return std::get<DType>(rep_); }

@@ -29,8 +29,10 @@ class DeviceSet;
 class RunStats;
 class Tracer;
 
+// The command line's options for running the graph are parsed straight
+// into this (InterpreterOptions::session), so each is declared here alone.
 struct SessionOptions {
-  int inter_op_threads = 0;  // 0: one per core
+  int inter_op_threads = 0;  // --threads sets both; 0: one per core
   int intra_op_threads = 0;  // 0: one per core
   uint64_t seed = 0;         // --seed; 0: nondeterministic
   // --check-numerics: a run (or eager op) fails at the first op whose
@@ -43,10 +45,11 @@ struct SessionOptions {
   // RunEager fails with ResourceExhausted when an input or output would have
   // more elements (0: no limit).
   int64_t max_eager_elements = 0;
-  // The hang watchdog: a step in which nothing has run for this long while
-  // every op still pending waits on a queue (and no other step of the
-  // session made progress meanwhile) fails with DeadlineExceeded, naming
-  // the waiting ops, their queues and their lines. 0: never.
+  // --hang-timeout S, the hang watchdog: a step in which nothing has run
+  // for this long while every op still pending waits on a queue (and no
+  // other step of the session made progress meanwhile) fails with
+  // DeadlineExceeded, naming the waiting ops, their queues and their
+  // lines. 0: never.
   double hang_timeout_seconds = 10;
   // Optimize each plan's graph (interp/runtime/graph_optimizer.h) before running it.
   bool optimize = true;

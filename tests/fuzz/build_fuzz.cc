@@ -14,10 +14,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::ostringstream sink;
   tfg::InterpreterOptions options;
   options.check_only = true;
-  options.threads = 1;
+  options.session.inter_op_threads = options.session.intra_op_threads = 1;
   options.quiet = true;
   options.max_statements = 5000;
-  options.max_eager_elements = 1 << 20;
+  options.session.max_eager_elements = 1 << 20;
   options.out = &sink;
   options.err = &sink;
   tfg::Interpreter interp(options);

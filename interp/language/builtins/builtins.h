@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/language/evaluator.h"
+#include "interp/language/builtin_context.h"
 #include "interp/language/value.h"
 
 namespace tfg {
@@ -39,7 +39,7 @@ struct BoundArgs {
   const Value& operator[](size_t i) const { return values[i]; }
 };
 
-using BuiltinFn = std::function<Result<Value>(Evaluator&, BoundArgs&)>;
+using BuiltinFn = std::function<Result<Value>(BuiltinContext&, BoundArgs&)>;
 
 struct BuiltinDef {
   std::string name;
@@ -90,12 +90,12 @@ Result<bool> BoolArg(const BoundArgs& args, size_t i);
 // (none for ops). In check-only mode runs nothing and returns zeros of the
 // fetches' static shapes. Also prints the leak warning when a loop keeps
 // growing the graph between runs.
-Result<Value> RunFetches(Evaluator& ev, const Value& fetches, const Value& feed, double timeout,
+Result<Value> RunFetches(BuiltinContext& ev, const Value& fetches, const Value& feed, double timeout,
                          const SourceSpan& span);
 
 // Ends a progress line drawn in place on the terminal, so that print()
 // output or an error starts on a line of its own.
-void CloseProgressLine(Evaluator& ev);
+void CloseProgressLine(BuiltinContext& ev);
 
 // Names the language binds before any script runs besides the builtins:
 // the dtypes (f16 f32 f64 i32 i64 bool string).

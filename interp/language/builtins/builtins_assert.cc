@@ -31,7 +31,7 @@ Status NeedsHost(const BoundArgs& args, size_t i) {
                 args.spans[i]);
 }
 
-Result<Value> Assert(Evaluator& ev, BoundArgs& args) {
+Result<Value> Assert(BuiltinContext& ev, BoundArgs& args) {
   if (ev.options().check_only) return Value();
   if (ContainsGraph(args[0])) return NeedsHost(args, 0);
   auto ok = Truthy(args[0]);
@@ -79,7 +79,7 @@ std::vector<int64_t> Unravel(int64_t flat, const TensorShape& shape) {
   return idx;
 }
 
-Result<Value> AssertClose(Evaluator& ev, BoundArgs& args) {
+Result<Value> AssertClose(BuiltinContext& ev, BoundArgs& args) {
   if (ev.options().check_only) return Value();
   TFG_ASSIGN_OR_RETURN(Tensor a, AsF64(args, 0));
   TFG_ASSIGN_OR_RETURN(Tensor b, AsF64(args, 1));
@@ -157,7 +157,7 @@ Result<bool> ValuesEqual(const Value& a, const Value& b, ContainerPath& path) {
   return true;
 }
 
-Result<Value> AssertEqual(Evaluator& ev, BoundArgs& args) {
+Result<Value> AssertEqual(BuiltinContext& ev, BoundArgs& args) {
   if (ev.options().check_only) return Value();
   for (size_t i = 0; i < 2; ++i) {
     if (ContainsGraph(args[i])) return NeedsHost(args, i);

@@ -31,7 +31,7 @@ Result<NamedVariable> AsVariable(const BoundArgs& args, const Value& v, std::str
 
 // vars=: none (every variable), a variable, a list of them, or a dict
 // {name in the file: variable}.
-Result<std::vector<NamedVariable>> ResolveVars(Evaluator& ev, const BoundArgs& args) {
+Result<std::vector<NamedVariable>> ResolveVars(BuiltinContext& ev, const BoundArgs& args) {
   const Value& v = args[1];
   std::vector<NamedVariable> out;
   if (v.is_none()) {
@@ -91,7 +91,7 @@ AttrMap NodeAttrs(const std::vector<NamedVariable>& vars, bool restore, bool all
 }
 
 // A node built by an earlier call for the same variables, or null.
-Node* FindCached(Evaluator& ev, const std::string& op, const AttrMap& attrs) {
+Node* FindCached(BuiltinContext& ev, const std::string& op, const AttrMap& attrs) {
   auto same = [&](const Node& n, const char* name, auto type_tag) {
     using T = decltype(type_tag);
     const T* a = n.attr<T>(name);
@@ -112,7 +112,7 @@ Node* FindCached(Evaluator& ev, const std::string& op, const AttrMap& attrs) {
 // The save or restore node for these variables, with its file name
 // placeholder as input 0. Built outside any `with` scope: it belongs to the
 // variables, not to the code around the call.
-Result<Node*> SaveOrRestoreNode(Evaluator& ev, const std::string& op, AttrMap attrs, const SourceSpan& span) {
+Result<Node*> SaveOrRestoreNode(BuiltinContext& ev, const std::string& op, AttrMap attrs, const SourceSpan& span) {
   if (Node* cached = FindCached(ev, op, attrs)) return cached;
   BuildOptions opts;
   opts.apply_scope_name = false;
@@ -124,7 +124,7 @@ Result<Node*> SaveOrRestoreNode(Evaluator& ev, const std::string& op, AttrMap at
   return ev.AddNode({op, {filename->output(0)}, {}, std::move(attrs), base, "", span}, opts);
 }
 
-Status RunAt(Evaluator& ev, Node* node, const std::string& path, const SourceSpan& span) {
+Status RunAt(BuiltinContext& ev, Node* node, const std::string& path, const SourceSpan& span) {
   Tensor filename = Tensor::Scalar<std::string>(path);
   auto r = ev.session().Run({{node->inputs()[0], filename}}, {}, {node});
   if (r.ok()) return Status::OK();
@@ -137,7 +137,7 @@ Status RunAt(Evaluator& ev, Node* node, const std::string& path, const SourceSpa
   return Status(r.status().code(), message, span);
 }
 
-Result<Value> SaveOrRestore(Evaluator& ev, BoundArgs& args, bool restore) {
+Result<Value> SaveOrRestore(BuiltinContext& ev, BoundArgs& args, bool restore) {
   TFG_ASSIGN_OR_RETURN(std::string path, StringArg(args, 0));
   if (path.empty()) return Fail(args, 0, "the path is empty");
   TFG_ASSIGN_OR_RETURN(std::vector<NamedVariable> vars, ResolveVars(ev, args));
@@ -167,13 +167,13 @@ Result<std::vector<std::pair<int64_t, std::string>>> StepFiles(const BoundArgs& 
   return found;
 }
 
-Result<Value> LatestCheckpoint(Evaluator&, BoundArgs& args) {
+Result<Value> LatestCheckpoint(BuiltinContext&, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(auto found, StepFiles(args));
   if (found.empty()) return Value();
   return Value::Str(found.back().second);
 }
 
-Result<Value> CheckpointSteps(Evaluator&, BoundArgs& args) {
+Result<Value> CheckpointSteps(BuiltinContext&, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(auto found, StepFiles(args));
   std::vector<Value> steps;
   for (const auto& [step, path] : found) steps.push_back(Value::Int(step));
@@ -182,7 +182,7 @@ Result<Value> CheckpointSteps(Evaluator&, BoundArgs& args) {
 
 // Only files that start with the checkpoint magic are deleted, so a wrong
 // path cannot remove anything else. Check mode deletes nothing.
-Result<Value> DeleteCheckpoint(Evaluator& ev, BoundArgs& args) {
+Result<Value> DeleteCheckpoint(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::string path, StringArg(args, 0));
   if (ev.options().check_only) return Value();
   if (!checkpoint::LooksLikeCheckpoint(path)) {
@@ -198,7 +198,7 @@ Result<Value> DeleteCheckpoint(Evaluator& ev, BoundArgs& args) {
 
 // checkpoint_every's hook: where a run() restores from when a cluster task
 // dies, and how many steps the loop has done (to say how many are lost).
-Result<Value> RecoveryPointBuiltin(Evaluator& ev, BoundArgs& args) {
+Result<Value> RecoveryPointBuiltin(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::string dir, StringArg(args, 0));
   if (dir.empty()) return Fail(args, 0, "the directory is empty");
   if (!args[2].is(ValueKind::kInt) || args[2].as_int() < 0) {
@@ -223,12 +223,12 @@ const BuiltinRegistrar kCheckpointBuiltins({
      "Writes variables to the checkpoint file path (atomically; parent directories are created) and returns "
      "path. vars: every variable (default), a list of variables, or a dict {name in the file: variable}. "
      "See docs/checkpoints.md.",
-     [](Evaluator& ev, BoundArgs& a) { return SaveOrRestore(ev, a, false); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return SaveOrRestore(ev, a, false); }},
     {"restore", {Req("path"), Opt("vars", Value())},
      "Sets variables from the checkpoint file path, all or nothing: a corrupt file, or a variable missing, "
      "mistyped or mis-shaped in it, is refused and no variable changes. Without vars the file must hold "
      "exactly the graph's variables.",
-     [](Evaluator& ev, BoundArgs& a) { return SaveOrRestore(ev, a, true); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return SaveOrRestore(ev, a, true); }},
     {"latest_checkpoint", {Req("dir")},
      "The newest checkpoint dir/model-<step> in dir (the highest step), or none when there is none.",
      LatestCheckpoint},

@@ -38,7 +38,7 @@ Result<ClusterSpec> SpecArg(const BoundArgs& args) {
   return spec;
 }
 
-Result<Value> Cluster(Evaluator& ev, BoundArgs& args) {
+Result<Value> Cluster(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(ClusterSpec spec, SpecArg(args));
   TFG_ASSIGN_OR_RETURN(double heartbeat, NumberArg(args, 1));
   if (!(heartbeat >= 0.01 && heartbeat <= 3600)) return Fail(args, 1, "heartbeat must be from 0.01 to 3600 seconds");
@@ -51,7 +51,7 @@ Result<Value> Cluster(Evaluator& ev, BoundArgs& args) {
 // {"ps": [addr], "worker": [addr, addr]}: the cluster declared so far
 // (by --cluster or cluster()), or none; so a script can take its cluster
 // from the command line and count its tasks.
-Result<Value> ClusterSpecBuiltin(Evaluator& ev, BoundArgs&) {
+Result<Value> ClusterSpecBuiltin(BuiltinContext& ev, BoundArgs&) {
   const std::vector<ClusterTask>& tasks = ev.session().cluster_tasks();
   if (tasks.empty()) return Value();
   Value out = Value::NewDict();

@@ -5,11 +5,12 @@
 #include "interp/language/builtins/builtins.h"
 #include "interp/language/control_flow.h"
 #include "interp/language/value_convert.h"
+#include "ops/core/control_flow.h"
 
 namespace tfg {
 
 // interp/language/builtins/builtins_while.cc
-Result<Value> WhileLoop(Evaluator& ev, BoundArgs& args);
+Result<Value> WhileLoop(BuiltinContext& ev, BoundArgs& args);
 
 namespace {
 
@@ -23,7 +24,7 @@ Value Pack(std::vector<Value> items, bool is_list) {
   return is_list ? Value::NewList(std::move(items)) : items[0];
 }
 
-Result<Node*> Build(Evaluator& ev, const std::string& op, std::vector<Output> inputs, AttrMap attrs,
+Result<Node*> Build(BuiltinContext& ev, const std::string& op, std::vector<Output> inputs, AttrMap attrs,
                     const SourceSpan& span, const std::string& name) {
   NodeSpec spec;
   spec.op = op;
@@ -35,7 +36,7 @@ Result<Node*> Build(Evaluator& ev, const std::string& op, std::vector<Output> in
 }
 
 // A predicate as a graph bool scalar.
-Result<Output> Predicate(Evaluator& ev, const Value& v, const char* who, const SourceSpan& span) {
+Result<Output> Predicate(BuiltinContext& ev, const Value& v, const char* who, const SourceSpan& span) {
   TFG_ASSIGN_OR_RETURN(Output p, ev.ToOutput(v, DType::kBool, span));
   if (p.dtype() != DType::kBool) {
     return Status(Code::kInvalidArgument,
@@ -51,7 +52,7 @@ Result<Output> Predicate(Evaluator& ev, const Value& v, const char* who, const S
 
 // A branch's value as a tensor inside its context. An op (run for its
 // effect) becomes `true` once it has run, so the branch can return it.
-Result<Output> BranchOutput(Evaluator& ev, const Value& v, std::optional<DType> dtype, const SourceSpan& span) {
+Result<Output> BranchOutput(BuiltinContext& ev, const Value& v, std::optional<DType> dtype, const SourceSpan& span) {
   if (!v.is(ValueKind::kOp)) {
     // A tensor from outside (the branch returns an input as it is) is
     // switched in like any other, so it is dead when the branch is.
@@ -76,7 +77,7 @@ std::optional<DType> GraphDType(const Value& v) {
 
 // The graph cond: each function runs in a context of its own; their
 // results are merged pairwise.
-Result<Value> GraphCond(Evaluator& ev, Output pred, const Value& true_fn, const Value& false_fn,
+Result<Value> GraphCond(BuiltinContext& ev, Output pred, const Value& true_fn, const Value& false_fn,
                         const SourceSpan& span) {
   std::unique_ptr<ControlFlowContext> ctx[2] = {ControlFlowContext::Cond(ev.control_flow(), pred, 0),
                                                 ControlFlowContext::Cond(ev.control_flow(), pred, 1)};
@@ -113,13 +114,13 @@ Result<Value> GraphCond(Evaluator& ev, Output pred, const Value& true_fn, const 
     }
     AttrMap attrs;
     attrs["pred"] = pred.name();
-    TFG_ASSIGN_OR_RETURN(Node * merge, Build(ev, "merge", {out[0], out[1]}, attrs, span, "cond/merge"));
+    TFG_ASSIGN_OR_RETURN(Node * merge, Build(ev, kMergeOp, {out[0], out[1]}, attrs, span, "cond/merge"));
     merged.push_back(Value::Graph(merge->output(0)));
   }
   return Pack(std::move(merged), is_list[0]);
 }
 
-Result<Value> Cond(Evaluator& ev, BoundArgs& args) {
+Result<Value> Cond(BuiltinContext& ev, BoundArgs& args) {
   if (!args[0].is_graph()) {
     TFG_ASSIGN_OR_RETURN(bool p, Truthy(args[0]));
     return ev.Call(p ? args[1] : args[2], CallArgs{}, args.span);
@@ -131,7 +132,7 @@ Result<Value> Cond(Evaluator& ev, BoundArgs& args) {
 // case([[pred, fn], ...], default): the first pair whose predicate holds;
 // case(index, [fn0, fn1, ...]): branch `index`, the last one when out of
 // range (TensorFlow's switch_case). Both are nested conds.
-Result<Value> CasePairs(Evaluator& ev, const std::vector<Value>& pairs, size_t k, const Value& fallback,
+Result<Value> CasePairs(BuiltinContext& ev, const std::vector<Value>& pairs, size_t k, const Value& fallback,
                         const SourceSpan& span) {
   if (k == pairs.size()) {
     if (fallback.is_none()) {
@@ -153,13 +154,13 @@ Result<Value> CasePairs(Evaluator& ev, const std::vector<Value>& pairs, size_t k
   TFG_ASSIGN_OR_RETURN(Output p, Predicate(ev, pred, "case", span));
   if (k + 1 == pairs.size() && fallback.is_none()) return ev.Call(fn, CallArgs{}, span);
   // The rest of the cases, as the false branch: a builtin closure over them.
-  BuiltinDef rest{"case", {}, "", [&pairs, k, &fallback](Evaluator& e, BoundArgs& a) {
+  BuiltinDef rest{"case", {}, "", [&pairs, k, &fallback](BuiltinContext& e, BoundArgs& a) {
                     return CasePairs(e, pairs, k + 1, fallback, a.span);
                   }};
-  return GraphCond(ev, p, fn, Value::Builtin(&rest), span);
+  return GraphCond(ev, p, fn, Value::Builtin(&rest, rest.name), span);
 }
 
-Result<Value> CaseIndex(Evaluator& ev, const Value& index, const std::vector<Value>& fns, const SourceSpan& span) {
+Result<Value> CaseIndex(BuiltinContext& ev, const Value& index, const std::vector<Value>& fns, const SourceSpan& span) {
   if (fns.empty()) return Status(Code::kInvalidArgument, "case: the list of branches is empty", span);
   if (!index.is_graph()) {
     TFG_ASSIGN_OR_RETURN(Tensor t, ToTensor(index, DType::kI64));
@@ -174,7 +175,7 @@ Result<Value> CaseIndex(Evaluator& ev, const Value& index, const std::vector<Val
   return CasePairs(ev, pairs, 0, fns.back(), span);
 }
 
-Result<Value> Case(Evaluator& ev, BoundArgs& args) {
+Result<Value> Case(BuiltinContext& ev, BoundArgs& args) {
   if (args[0].is(ValueKind::kList)) return CasePairs(ev, args[0].as_list().items, 0, args[2], args.span);
   if (!args[1].is(ValueKind::kList)) {
     return Status(Code::kInvalidArgument,

@@ -19,7 +19,7 @@ Status Fail(const BoundArgs& args, const std::string& msg) {
   return Status(Code::kInvalidArgument, args.def->name + "(): " + msg, args.span);
 }
 
-Result<Value> Print(Evaluator& ev, BoundArgs& args) {
+Result<Value> Print(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::string sep, StringArg(args, 0));
   TFG_ASSIGN_OR_RETURN(std::string end, StringArg(args, 1));
   if (ev.options().check_only) return Value();
@@ -40,7 +40,7 @@ Value Scalarize(const Value& v) {
   return v;
 }
 
-Result<Value> ToInt(Evaluator&, BoundArgs& args) {
+Result<Value> ToInt(BuiltinContext&, BoundArgs& args) {
   Value v = Scalarize(args[0]);
   switch (v.kind()) {
     case ValueKind::kInt: return v;
@@ -75,7 +75,7 @@ std::optional<double> ParseFloat(const std::string& s) {
   return d;
 }
 
-Result<Value> ToFloat(Evaluator&, BoundArgs& args) {
+Result<Value> ToFloat(BuiltinContext&, BoundArgs& args) {
   Value v = Scalarize(args[0]);
   switch (v.kind()) {
     case ValueKind::kInt: return Value::Float(static_cast<double>(v.as_int()));
@@ -89,7 +89,7 @@ Result<Value> ToFloat(Evaluator&, BoundArgs& args) {
   }
 }
 
-Result<Value> Len(Evaluator&, BoundArgs& args) {
+Result<Value> Len(BuiltinContext&, BoundArgs& args) {
   const Value& v = args[0];
   switch (v.kind()) {
     case ValueKind::kList: return Value::Int(static_cast<int64_t>(v.as_list().items.size()));
@@ -112,7 +112,7 @@ Result<Value> Len(Evaluator&, BoundArgs& args) {
   }
 }
 
-Result<Value> RangeBuiltin(Evaluator& ev, BoundArgs& args) {
+Result<Value> RangeBuiltin(BuiltinContext& ev, BoundArgs& args) {
   std::vector<Value> parts{args[0]};
   if (args.given[1]) parts.push_back(args[1]);
   if (args.given[2]) {
@@ -157,7 +157,7 @@ bool IsHostOrderable(const Value& v) {
 
 // min/max of host numbers (several, or one list of them) follow Python;
 // anything else is the min/max reduction op: max(x, axis=1).
-Result<Value> Extremum(Evaluator& ev, BoundArgs& args, bool is_max) {
+Result<Value> Extremum(BuiltinContext& ev, BoundArgs& args, bool is_max) {
   std::vector<Value> items = args.rest;
   if (items.size() == 1 && items[0].is(ValueKind::kList)) items = items[0].as_list().items;
   bool host = !items.empty() && args.original.keywords.empty();
@@ -175,7 +175,7 @@ Result<Value> Extremum(Evaluator& ev, BoundArgs& args, bool is_max) {
   return best;
 }
 
-Result<Value> Abs(Evaluator& ev, BoundArgs& args) {
+Result<Value> Abs(BuiltinContext& ev, BoundArgs& args) {
   const Value& v = args[0];
   bool plain = true;  // only x given: a host number stays a host number
   for (const auto& [name, value] : args.original.keywords) plain &= name == "x";
@@ -187,7 +187,7 @@ Result<Value> Abs(Evaluator& ev, BoundArgs& args) {
   return ev.CallOpByName("abs", args.original, args.span);  // tensors, or name= given
 }
 
-Result<Value> Append(Evaluator&, BoundArgs& args) {
+Result<Value> Append(BuiltinContext&, BoundArgs& args) {
   if (!args[0].is(ValueKind::kList)) return Fail(args, "the first argument must be a list, got " + Describe(args[0]));
   args[0].as_list().items.push_back(args[1]);
   return Value();
@@ -234,7 +234,7 @@ Result<std::vector<Value>> Items(const BoundArgs& args, const Value& v) {
 // list(x): a new list of x's items, as Python's list(): a list's items, a
 // range's numbers, a string's characters, a dict's keys, a host tensor's
 // rows; list() is [].
-Result<Value> ListOf(Evaluator&, BoundArgs& args) {
+Result<Value> ListOf(BuiltinContext&, BoundArgs& args) {
   const Value& v = args[0];
   if (v.is_none()) return Value::NewList({});
   std::vector<Value> out;
@@ -248,7 +248,7 @@ Result<Value> ListOf(Evaluator&, BoundArgs& args) {
   return Value::NewList(std::move(out));
 }
 
-Result<Value> Enumerate(Evaluator&, BoundArgs& args) {
+Result<Value> Enumerate(BuiltinContext&, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::vector<Value> items, Items(args, args[0]));
   TFG_ASSIGN_OR_RETURN(int64_t start, IntArg(args, 1));
   std::vector<Value> out;
@@ -258,7 +258,7 @@ Result<Value> Enumerate(Evaluator&, BoundArgs& args) {
   return Value::NewList(std::move(out));
 }
 
-Result<Value> Zip(Evaluator&, BoundArgs& args) {
+Result<Value> Zip(BuiltinContext&, BoundArgs& args) {
   std::vector<std::vector<Value>> seqs;
   size_t n = SIZE_MAX;
   for (const Value& v : args.rest) {
@@ -285,7 +285,7 @@ const BuiltinRegistrar kCoreBuiltins({
      "print as <tensor \"name:0\" f32[?, 784]> (run them to see values). Prints nothing in check mode.",
      Print, /*variadic=*/true},
     {"str", {Req("x")}, "The text print() shows for x.",
-     [](Evaluator&, BoundArgs& a) -> Result<Value> { return Value::Str(ToDisplayString(a[0])); }},
+     [](BuiltinContext&, BoundArgs& a) -> Result<Value> { return Value::Str(ToDisplayString(a[0])); }},
     {"int", {Req("x")}, "x as an int: floats truncate toward zero, strings parse, one-element tensors unwrap.",
      ToInt},
     {"float", {Req("x")}, "x as a float: ints widen, strings parse, one-element tensors unwrap.", ToFloat},
@@ -299,19 +299,19 @@ const BuiltinRegistrar kCoreBuiltins({
     {"min", {},
      "Smallest of host numbers (several, or one list of them); on a tensor the min reduction op "
      "(min(x, axis=1)); element-wise: minimum(a, b).",
-     [](Evaluator& ev, BoundArgs& a) { return Extremum(ev, a, false); }, true, true},
+     [](BuiltinContext& ev, BoundArgs& a) { return Extremum(ev, a, false); }, true, true},
     {"max", {},
      "Largest of host numbers (several, or one list of them); on a tensor the max reduction op "
      "(max(x, axis=1)); element-wise: maximum(a, b).",
-     [](Evaluator& ev, BoundArgs& a) { return Extremum(ev, a, true); }, true, true},
+     [](BuiltinContext& ev, BoundArgs& a) { return Extremum(ev, a, true); }, true, true},
     {"abs", {Req("x")}, "Absolute value of a host number; on tensors the abs op.", Abs, false, true},
     {"append", {Req("list"), Req("value")}, "Appends value to the list (in place).", Append},
     {"keys", {Req("dict")}, "The dict's keys, in insertion order.",
-     [](Evaluator&, BoundArgs& a) { return DictPart(a, 0); }},
+     [](BuiltinContext&, BoundArgs& a) { return DictPart(a, 0); }},
     {"values", {Req("dict")}, "The dict's values, in insertion order.",
-     [](Evaluator&, BoundArgs& a) { return DictPart(a, 1); }},
+     [](BuiltinContext&, BoundArgs& a) { return DictPart(a, 1); }},
     {"items", {Req("dict")}, "The dict's [key, value] pairs, in insertion order.",
-     [](Evaluator&, BoundArgs& a) { return DictPart(a, 2); }},
+     [](BuiltinContext&, BoundArgs& a) { return DictPart(a, 2); }},
     {"enumerate", {Req("items"), Opt("start", Value::Int(0))}, "[[start, x0], [start + 1, x1], ...].", Enumerate},
     {"list", {Opt("items", Value())},
      "A new list of the items: a list's, a range's numbers, a string's characters, a dict's keys, a host "

@@ -52,7 +52,7 @@ Result<std::optional<DType>> DTypeArg(const BoundArgs& args, size_t i) {
 
 // The optional dtype= and scale= of the loaders: cast, then multiply. A
 // scale without a dtype makes integer data f32 (pixels * (1 / 255)).
-Result<Value> Convert(Evaluator& ev, const BoundArgs& args, Tensor t, size_t dtype_i, size_t scale_i) {
+Result<Value> Convert(BuiltinContext& ev, const BoundArgs& args, Tensor t, size_t dtype_i, size_t scale_i) {
   TFG_ASSIGN_OR_RETURN(std::optional<DType> dtype, DTypeArg(args, dtype_i));
   std::optional<double> scale;
   if (!args[scale_i].is_none()) {
@@ -75,21 +75,21 @@ Result<Value> Convert(Evaluator& ev, const BoundArgs& args, Tensor t, size_t dty
   return ev.Binary(ast::BinaryOp::kMul, v, Value::Float(*scale), args.span);
 }
 
-Result<Value> LoadIdx(Evaluator& ev, BoundArgs& args) {
+Result<Value> LoadIdx(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
   Result<Tensor> t = data::ReadIdxFile(path);
   if (!t.ok()) return ReaderError(args, t.status());
   return Convert(ev, args, std::move(t).value(), 1, 2);
 }
 
-Result<Value> LoadNpy(Evaluator& ev, BoundArgs& args) {
+Result<Value> LoadNpy(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
   Result<Tensor> t = data::ReadNpyFile(path);
   if (!t.ok()) return ReaderError(args, t.status());
   return Convert(ev, args, std::move(t).value(), 1, 2);
 }
 
-Result<Value> SaveNpy(Evaluator& ev, BoundArgs& args) {
+Result<Value> SaveNpy(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
   if (ContainsGraph(args[1])) {
     return Status(Code::kInvalidArgument,
@@ -105,7 +105,7 @@ Result<Value> SaveNpy(Evaluator& ev, BoundArgs& args) {
   return Value();
 }
 
-Result<Value> LoadCsv(Evaluator&, BoundArgs& args) {
+Result<Value> LoadCsv(BuiltinContext&, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
   data::CsvOptions options;
   if (!args[1].is(ValueKind::kDType)) {

@@ -15,7 +15,7 @@ std::vector<Value> AsItems(const Value& v) {
   return {v};
 }
 
-Result<std::vector<Output>> ToOutputs(Evaluator& ev, const Value& v, const SourceSpan& span) {
+Result<std::vector<Output>> ToOutputs(BuiltinContext& ev, const Value& v, const SourceSpan& span) {
   std::vector<Output> out;
   for (const Value& item : AsItems(v)) {
     TFG_ASSIGN_OR_RETURN(Output o, ev.ToOutput(item, std::nullopt, span));
@@ -56,7 +56,7 @@ Result<UnconnectedMode> ReadUnconnected(const BoundArgs& args) {
                 fmt::format("grad: unconnected= must be \"error\", \"none\" or \"zero\", got {}", got), args.spans[3]);
 }
 
-Result<Value> Unconnected(Evaluator& ev, const BoundArgs& args, UnconnectedMode mode, const Value& x) {
+Result<Value> Unconnected(BuiltinContext& ev, const BoundArgs& args, UnconnectedMode mode, const Value& x) {
   switch (mode) {
     case UnconnectedMode::kNone: return Value();
     case UnconnectedMode::kZero: {
@@ -79,7 +79,7 @@ Result<Value> Unconnected(Evaluator& ev, const BoundArgs& args, UnconnectedMode 
                 fmt::format("grad: the result does not depend on '{}'; no gradient flows to it", what), args.span);
 }
 
-Result<Value> Grad(Evaluator& ev, BoundArgs& args) {
+Result<Value> Grad(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(UnconnectedMode unconnected, ReadUnconnected(args));
   TFG_ASSIGN_OR_RETURN(std::vector<Output> ys, ToOutputs(ev, args[0], args.spans[0]));
   std::vector<Output> grad_ys;
@@ -138,7 +138,7 @@ Result<Value> Grad(Evaluator& ev, BoundArgs& args) {
 // An embedding's gradient (gather_grad along axis 0) as its rows and their
 // indices, so an optimizer can update just those rows (OSDI §4.2); none for
 // any other gradient.
-Result<Value> SparseGradient(Evaluator&, BoundArgs& args) {
+Result<Value> SparseGradient(BuiltinContext&, BoundArgs& args) {
   if (!args[0].is_graph()) return Value();
   const Node* node = args[0].graph_output().node;
   const int64_t* axis = node->attr<int64_t>("axis");

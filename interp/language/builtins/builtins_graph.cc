@@ -59,7 +59,7 @@ bool ReadsVariables(const Output& out) {
   return false;
 }
 
-Result<Value> Constant(Evaluator& ev, BoundArgs& args) {
+Result<Value> Constant(BuiltinContext& ev, BoundArgs& args) {
   const Value& v = args[0];
   if (ContainsGraph(v)) return Fail(args, "needs a host value, got " + Describe(v) + "; use identity(x) to copy a tensor");
   TFG_ASSIGN_OR_RETURN(std::optional<DType> dtype, OptionalDType(args, 1));
@@ -110,7 +110,7 @@ struct InitialValue {
   }
 };
 
-Result<InitialValue> ResolveInitialValue(Evaluator& ev, const BoundArgs& args, std::optional<DType> dtype) {
+Result<InitialValue> ResolveInitialValue(BuiltinContext& ev, const BoundArgs& args, std::optional<DType> dtype) {
   InitialValue init;
   init.is_graph = args[0].is_graph();
   if (init.is_graph) {
@@ -127,7 +127,7 @@ Result<InitialValue> ResolveInitialValue(Evaluator& ev, const BoundArgs& args, s
   return init;
 }
 
-Result<Value> VariableBuiltin(Evaluator& ev, BoundArgs& args) {
+Result<Value> VariableBuiltin(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(const OpDef* var_op, RequireOp("variable", args.span));
   TFG_ASSIGN_OR_RETURN(const OpDef* assign_op, RequireOp("assign", args.span));
   TFG_ASSIGN_OR_RETURN(bool trainable, BoolArg(args, 2));
@@ -168,7 +168,7 @@ Result<Value> VariableBuiltin(Evaluator& ev, BoundArgs& args) {
 
 // An update of a variable (args[0]) by op `op_name` taking `inputs`, named
 // args[name_arg] or after the op: on the variable's device, with its attrs.
-Result<Value> UpdateNode(Evaluator& ev, BoundArgs& args, const std::string& op_name, std::vector<Output> inputs,
+Result<Value> UpdateNode(BuiltinContext& ev, BoundArgs& args, const std::string& op_name, std::vector<Output> inputs,
                          size_t name_arg) {
   const VariableInfo& var = *args[0].as_variable();
   TFG_ASSIGN_OR_RETURN(const OpDef* op, RequireOp(op_name, args.span));
@@ -193,7 +193,7 @@ Status RequireVariable(const BoundArgs& args, const std::string& op_name) {
 
 // `args[i]` as a graph output of `dtype` (nullopt: its own), or an error
 // naming the builtin.
-Result<Output> UpdateInput(Evaluator& ev, BoundArgs& args, size_t i, std::optional<DType> dtype,
+Result<Output> UpdateInput(BuiltinContext& ev, BoundArgs& args, size_t i, std::optional<DType> dtype,
                            const std::string& op_name) {
   auto out = ev.ToOutput(args[i], dtype, args.spans[i]);
   if (!out.ok()) return Status(out.status()).Prepend(op_name + "(): ").WithSpan(args.spans[i]);
@@ -201,7 +201,7 @@ Result<Output> UpdateInput(Evaluator& ev, BoundArgs& args, size_t i, std::option
 }
 
 // assign / assign_add / assign_sub(var, value) on a variable.
-Result<Value> Update(Evaluator& ev, BoundArgs& args, const std::string& op_name) {
+Result<Value> Update(BuiltinContext& ev, BoundArgs& args, const std::string& op_name) {
   TFG_RETURN_IF_ERROR(RequireVariable(args, op_name));
   TFG_ASSIGN_OR_RETURN(Output value, UpdateInput(ev, args, 1, args[0].as_variable()->dtype(), op_name));
   return UpdateNode(ev, args, op_name, {value}, 2);
@@ -209,14 +209,14 @@ Result<Value> Update(Evaluator& ev, BoundArgs& args, const std::string& op_name)
 
 // scatter_add / scatter_sub(var, indices, updates), TensorFlow's order: the
 // rows of the variable named by indices change by updates.
-Result<Value> ScatterUpdate(Evaluator& ev, BoundArgs& args, const std::string& op_name) {
+Result<Value> ScatterUpdate(BuiltinContext& ev, BoundArgs& args, const std::string& op_name) {
   TFG_RETURN_IF_ERROR(RequireVariable(args, op_name));
   TFG_ASSIGN_OR_RETURN(Output indices, UpdateInput(ev, args, 1, std::nullopt, op_name));
   TFG_ASSIGN_OR_RETURN(Output updates, UpdateInput(ev, args, 2, args[0].as_variable()->dtype(), op_name));
   return UpdateNode(ev, args, op_name, {updates, indices}, 3);
 }
 
-Result<Value> Init(Evaluator& ev, BoundArgs& args) {
+Result<Value> Init(BuiltinContext& ev, BoundArgs& args) {
   if (ev.options().check_only) return Value();
   std::vector<Node*> independent;
   std::vector<Node*> ordered;  // initializers reading other variables, in creation order
@@ -231,7 +231,7 @@ Result<Value> Init(Evaluator& ev, BoundArgs& args) {
   return Value();
 }
 
-Result<Value> Group(Evaluator& ev, BoundArgs& args) {
+Result<Value> Group(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::vector<Node*> nodes, ev.ControlNodes(Value::NewList(args.rest), args.span));
   NodeSpec spec;
   spec.op = "no_op";
@@ -245,7 +245,7 @@ Result<Value> Group(Evaluator& ev, BoundArgs& args) {
   return Value::Op(node);
 }
 
-Result<Value> Variables(Evaluator& ev, bool trainable_only) {
+Result<Value> Variables(BuiltinContext& ev, bool trainable_only) {
   std::vector<Value> out;
   for (const auto& v : ev.variables()) {
     if (!trainable_only || v->trainable) out.push_back(Value::Variable(v));
@@ -253,7 +253,7 @@ Result<Value> Variables(Evaluator& ev, bool trainable_only) {
   return Value::NewList(std::move(out));
 }
 
-Result<Value> MakeContext(Evaluator& ev, BoundArgs& args, ContextValue::Kind kind) {
+Result<Value> MakeContext(BuiltinContext& ev, BoundArgs& args, ContextValue::Kind kind) {
   auto ctx = std::make_shared<ContextValue>();
   ctx->kind = kind;
   if (kind == ContextValue::Kind::kDeps) {
@@ -283,11 +283,11 @@ BuiltinParam Kw(std::string name, Value v) { return BuiltinParam{std::move(name)
 
 BuiltinDef UpdateDef(const std::string& name, const std::string& doc) {
   return {name, {Req("var"), Req("value"), Opt("name", Value())}, doc,
-          [name](Evaluator& ev, BoundArgs& a) { return Update(ev, a, name); }};
+          [name](BuiltinContext& ev, BoundArgs& a) { return Update(ev, a, name); }};
 }
 BuiltinDef ScatterDef(const std::string& name, const std::string& doc) {
   return {name, {Req("var"), Req("indices"), Req("updates"), Opt("name", Value())}, doc,
-          [name](Evaluator& ev, BoundArgs& a) { return ScatterUpdate(ev, a, name); }};
+          [name](BuiltinContext& ev, BoundArgs& a) { return ScatterUpdate(ev, a, name); }};
 }
 
 const BuiltinRegistrar kGraphBuiltins({
@@ -306,7 +306,7 @@ const BuiltinRegistrar kGraphBuiltins({
     {"init", {}, "Runs the initializer of every variable created so far.", Init},
     {"reset", {Opt("container", Value::Str(""))},
      "Drops the state (variable values, ...) of a container; \"\" is the default container.",
-     [](Evaluator& ev, BoundArgs& a) -> Result<Value> {
+     [](BuiltinContext& ev, BoundArgs& a) -> Result<Value> {
        TFG_ASSIGN_OR_RETURN(std::string c, StringArg(a, 0));
        ev.session().resources()->Reset(c);
        return Value();
@@ -314,22 +314,22 @@ const BuiltinRegistrar kGraphBuiltins({
     {"group", {Kw("name", Value())}, "An op that runs after all the given tensors and ops (a no_op with control inputs).",
      Group, true},
     {"trainable_variables", {}, "The trainable variables created so far.",
-     [](Evaluator& ev, BoundArgs&) { return Variables(ev, true); }},
+     [](BuiltinContext& ev, BoundArgs&) { return Variables(ev, true); }},
     {"global_variables", {}, "Every variable created so far.",
-     [](Evaluator& ev, BoundArgs&) { return Variables(ev, false); }},
+     [](BuiltinContext& ev, BoundArgs&) { return Variables(ev, false); }},
     {"device", {Req("name")},
      "with device(\"/job:worker/task:1/device:cpu:0\") { ... }: places the nodes built inside; "
      "device(replica_device_setter(...)) spreads the variables over parameter servers.",
-     [](Evaluator& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kDevice); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kDevice); }},
     {"scope", {Req("name")}, "with scope(\"layer1\") { ... }: names the nodes built inside layer1/...",
-     [](Evaluator& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kScope); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kScope); }},
     {"deps", {}, "with deps(a, b) { ... }: the nodes built inside run after a and b.",
-     [](Evaluator& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kDeps); }, true},
+     [](BuiltinContext& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kDeps); }, true},
     {"container", {Req("name")}, "with container(\"name\") { ... }: variables built inside live in that container.",
-     [](Evaluator& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kContainer); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kContainer); }},
     {"colocate_with", {Req("x")},
      "with colocate_with(x) { ... }: the nodes built inside run on the device of x (a tensor, op or variable).",
-     [](Evaluator& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kColocate); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kColocate); }},
 });
 
 }  // namespace

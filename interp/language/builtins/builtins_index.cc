@@ -21,22 +21,22 @@ Result<Tensor> Indices(const BoundArgs& args, int64_t n) {
   return t;
 }
 
-Result<Value> Arange(Evaluator&, BoundArgs& args) {
+Result<Value> Arange(BuiltinContext&, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(int64_t n, IntArg(args, 0));
   TFG_ASSIGN_OR_RETURN(Tensor t, Indices(args, n));
   return Value::HostTensor(std::move(t));
 }
 
-uint64_t PermutationKey(Evaluator& ev, int64_t seed) {
-  if (ev.options().seed == 0 && seed == 0) {
+uint64_t PermutationKey(BuiltinContext& ev, int64_t seed) {
+  if (ev.options().session.seed == 0 && seed == 0) {
     std::random_device rd;
     return (uint64_t{rd()} << 32) | rd();
   }
-  return random::DeriveKey(ev.options().seed, seed, "permutation");
+  return random::DeriveKey(ev.options().session.seed, seed, "permutation");
 }
 
 // Fisher-Yates, drawing one 64-bit word per swap from the Philox stream.
-Result<Value> Permutation(Evaluator& ev, BoundArgs& args) {
+Result<Value> Permutation(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(int64_t n, IntArg(args, 0));
   TFG_ASSIGN_OR_RETURN(int64_t seed, IntArg(args, 1));
   TFG_ASSIGN_OR_RETURN(Tensor t, Indices(args, n));

@@ -25,7 +25,7 @@ Result<std::string> ScriptRelativePath(const BoundArgs& args, size_t i) {
   return dir.empty() ? path : (dir / p).lexically_normal().string();
 }
 
-Result<Value> WriteRecords(Evaluator& ev, BoundArgs& args) {
+Result<Value> WriteRecords(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::string path, ScriptRelativePath(args, 0));
   if (ContainsGraph(args[1])) {
     return Status(Code::kInvalidArgument,
@@ -54,7 +54,7 @@ Value ColumnDefault(const Value& d) {
   return Value::HostTensor(Tensor(HostAllocator(), dtype->as_dtype(), TensorShape{0}));
 }
 
-Result<Value> DecodeCsv(Evaluator& ev, BoundArgs& args) {
+Result<Value> DecodeCsv(BuiltinContext& ev, BoundArgs& args) {
   if (!args[1].is(ValueKind::kList) || args[1].as_list().items.empty()) {
     return Status(Code::kInvalidArgument,
                   fmt::format("decode_csv: 'record_defaults' must be a non-empty list with one default per column "

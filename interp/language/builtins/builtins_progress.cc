@@ -70,7 +70,7 @@ Result<ProgressStep> ReadStep(const BoundArgs& args) {
   return s;
 }
 
-Result<Value> Progress(Evaluator& ev, BoundArgs& args) {
+Result<Value> Progress(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(ProgressStep s, ReadStep(args));
   if (ev.options().quiet || ev.options().check_only) return Value();
   // A stream given by an embedder is never a terminal.
@@ -85,7 +85,7 @@ Result<Value> Progress(Evaluator& ev, BoundArgs& args) {
 
 }  // namespace
 
-void CloseProgressLine(Evaluator& ev) {
+void CloseProgressLine(BuiltinContext& ev) {
   auto state = ev.session().resources()->Lookup<ProgressState>(kProgressContainer, "meter");
   if (!state) return;
   const std::string text = state->meter.CloseLine();

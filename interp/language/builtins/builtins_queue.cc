@@ -54,7 +54,7 @@ std::optional<std::string> NodeName(const BoundArgs& args, size_t i) {
 
 // ------------------------------------------------------------ queue ops
 
-Result<Value> MakeQueue(Evaluator& ev, BoundArgs& args, const std::string& op) {
+Result<Value> MakeQueue(BuiltinContext& ev, BoundArgs& args, const std::string& op) {
   CallArgs call = args.original;
   bool has_container = false;
   for (size_t i = 0; i < args.def->params.size(); ++i) {
@@ -71,14 +71,14 @@ BuiltinDef QueueDef(const std::string& op, std::vector<BuiltinParam> params, con
   params.push_back(Opt("shared_name", Value::Str("")));
   params.push_back(Opt("container", Value()));
   params.push_back(Opt("name", Value()));
-  return {op, std::move(params), doc, [op](Evaluator& ev, BoundArgs& a) { return MakeQueue(ev, a, op); }};
+  return {op, std::move(params), doc, [op](BuiltinContext& ev, BoundArgs& a) { return MakeQueue(ev, a, op); }};
 }
 
 // -------------------------------------------------------------- enqueue
 
 // A component converted to a graph tensor of the queue's dtype, its shape
 // checked against the queue's (per element, or per slice for a batch).
-Result<Output> Component(Evaluator& ev, const BoundArgs& args, const QueueInfo& q, size_t c, const Value& v,
+Result<Output> Component(BuiltinContext& ev, const BoundArgs& args, const QueueInfo& q, size_t c, const Value& v,
                          bool batch) {
   const SourceSpan& span = args.spans[1];
   auto out = ev.ToOutput(v, q.types[c], span);
@@ -127,7 +127,7 @@ std::vector<Value> ComponentValues(const Value& values, const QueueInfo& q, bool
   return {values};
 }
 
-Result<Value> Enqueue(Evaluator& ev, BoundArgs& args, bool many) {
+Result<Value> Enqueue(BuiltinContext& ev, BoundArgs& args, bool many) {
   TFG_ASSIGN_OR_RETURN(QueueInfo q, QueueOf(args));
   std::vector<Value> values = ComponentValues(args[1], q, many);
   if (values.size() != q.types.size()) {
@@ -150,7 +150,7 @@ Result<Value> Enqueue(Evaluator& ev, BoundArgs& args, bool many) {
 
 // -------------------------------------------------------------- dequeue
 
-Result<Value> Dequeue(Evaluator& ev, BoundArgs& args, bool batch) {
+Result<Value> Dequeue(BuiltinContext& ev, BoundArgs& args, bool batch) {
   TFG_ASSIGN_OR_RETURN(QueueInfo q, QueueOf(args));
   NodeSpec spec;
   spec.op = args.def->name;
@@ -173,7 +173,7 @@ Result<Value> Dequeue(Evaluator& ev, BoundArgs& args, bool batch) {
 }
 
 // size(q) of a queue is its queue_size; of anything else, the size op.
-Result<Value> Size(Evaluator& ev, BoundArgs& args) {
+Result<Value> Size(BuiltinContext& ev, BoundArgs& args) {
   const Value& v = args[0];
   const bool queue = v.is(ValueKind::kGraphTensor) && IsQueueOp(v.graph_output().node->op_name());
   return ev.CallOpByName(queue ? "queue_size" : "size", args.original, args.span);
@@ -183,7 +183,7 @@ Result<Value> Size(Evaluator& ev, BoundArgs& args) {
 
 // close(q) nodes for the runner: one that lets pending enqueues finish
 // (the runner ended on its own), one that cancels them (Stop).
-Result<Node*> CloseNode(Evaluator& ev, const Output& handle, bool cancel_pending, const SourceSpan& span) {
+Result<Node*> CloseNode(BuiltinContext& ev, const Output& handle, bool cancel_pending, const SourceSpan& span) {
   NodeSpec spec;
   spec.op = "close";
   spec.inputs.push_back(handle);
@@ -196,7 +196,7 @@ Result<Node*> CloseNode(Evaluator& ev, const Output& handle, bool cancel_pending
   return ev.AddNode(std::move(spec), opts);
 }
 
-Result<Value> StartQueueRunner(Evaluator& ev, BoundArgs& args) {
+Result<Value> StartQueueRunner(BuiltinContext& ev, BoundArgs& args) {
   const Value& op = args[0];
   const bool is_enqueue = op.is(ValueKind::kOp) && (op.as_op()->op_name() == "enqueue" ||
                                                     op.as_op()->op_name() == "enqueue_many");
@@ -217,7 +217,7 @@ Result<Value> StartQueueRunner(Evaluator& ev, BoundArgs& args) {
   return Value();
 }
 
-Result<Value> StopQueueRunners(Evaluator& ev, BoundArgs& args) {
+Result<Value> StopQueueRunners(BuiltinContext& ev, BoundArgs& args) {
   Status s = QueueRunners::Finish(ev.session());
   if (!s.ok()) return s.AddNote(args.span, "reported by this stop_queue_runners()");
   return Value();
@@ -235,19 +235,19 @@ const BuiltinRegistrar kQueueBuiltins({
              "A FIFO queue whose dequeue_many pads the ? dimensions of shapes to the batch's largest element."),
     {"enqueue", {Req("queue"), Req("values"), Opt("name", Value())},
      "An op adding one element (a list with one value per component, or the value of the only one).",
-     [](Evaluator& ev, BoundArgs& a) { return Enqueue(ev, a, false); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return Enqueue(ev, a, false); }},
     {"enqueue_many", {Req("queue"), Req("values"), Opt("name", Value())},
      "An op adding the slices along dimension 0 of the values as elements.",
-     [](Evaluator& ev, BoundArgs& a) { return Enqueue(ev, a, true); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return Enqueue(ev, a, true); }},
     {"dequeue", {Req("queue"), Opt("name", Value())},
      "One element: the tensor of the only component, else a list of them. OutOfRange once closed and empty.",
-     [](Evaluator& ev, BoundArgs& a) { return Dequeue(ev, a, false); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return Dequeue(ev, a, false); }},
     {"dequeue_many", {Req("queue"), Req("n"), Opt("name", Value())},
      "n elements stacked along a new dimension 0 (xb, yb = dequeue_many(q, 32)).",
-     [](Evaluator& ev, BoundArgs& a) { return Dequeue(ev, a, true); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return Dequeue(ev, a, true); }},
     {"dequeue_up_to", {Req("queue"), Req("n"), Opt("name", Value())},
      "Like dequeue_many, but a closed queue hands out its last, smaller batch.",
-     [](Evaluator& ev, BoundArgs& a) { return Dequeue(ev, a, true); }},
+     [](BuiltinContext& ev, BoundArgs& a) { return Dequeue(ev, a, true); }},
     {"size", {Req("x"), Opt("out_type", Value())},
      "The number of elements of a tensor (a scalar of out_type, i32 by default), or of a queue: how many "
      "elements it holds now.",

@@ -38,7 +38,7 @@ Result<std::vector<std::string>> PsDevices(const BoundArgs& args) {
   return names;
 }
 
-Result<Value> ReplicaDeviceSetterBuiltin(Evaluator&, BoundArgs& args) {
+Result<Value> ReplicaDeviceSetterBuiltin(BuiltinContext&, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::vector<std::string> ps, PsDevices(args));
   TFG_ASSIGN_OR_RETURN(std::string worker, StringArg(args, 2));
   TFG_ASSIGN_OR_RETURN(std::string strategy_name, StringArg(args, 4));
@@ -53,7 +53,7 @@ Result<Value> ReplicaDeviceSetterBuiltin(Evaluator&, BoundArgs& args) {
   return Value::Context(std::move(ctx));
 }
 
-Result<Value> StartRunner(Evaluator& ev, BoundArgs& args) {
+Result<Value> StartRunner(BuiltinContext& ev, BoundArgs& args) {
   const Value& op = args[0];
   if (!op.is(ValueKind::kOp) && !op.is_graph()) {
     return Fail(args, 0, "needs an op or graph tensor to run, got " + Describe(op));

@@ -123,7 +123,7 @@ Result<std::vector<Tensor>> CheckModeResults(const std::vector<Output>& outputs)
 
 // Classic TF1 mistake: building nodes inside the training loop. Warn once
 // when the graph keeps growing between runs of the same run() line.
-void CheckGraphGrowth(Evaluator& ev, const SourceSpan& run_span) {
+void CheckGraphGrowth(BuiltinContext& ev, const SourceSpan& run_span) {
   constexpr int kStreak = 3;
   auto& h = ev.run_history();
   int64_t version = ev.graph().version();
@@ -160,7 +160,7 @@ void CheckGraphGrowth(Evaluator& ev, const SourceSpan& run_span) {
 // Recoveries of one run() before its error stands.
 constexpr int kMaxRecoveries = 3;
 
-Result<Value> RunFetches(Evaluator& ev, const Value& fetches, const Value& feed, double timeout,
+Result<Value> RunFetches(BuiltinContext& ev, const Value& fetches, const Value& feed, double timeout,
                          const SourceSpan& span) {
   FetchPlan plan;
   TFG_RETURN_IF_ERROR(Collect(fetches, plan, span));
@@ -217,7 +217,7 @@ Result<Value> RunFetches(Evaluator& ev, const Value& fetches, const Value& feed,
 
 namespace {
 
-Result<Value> RunBuiltin(Evaluator& ev, BoundArgs& args) {
+Result<Value> RunBuiltin(BuiltinContext& ev, BoundArgs& args) {
   double timeout = 0;
   if (!args[2].is_none()) {
     TFG_ASSIGN_OR_RETURN(timeout, NumberArg(args, 2));

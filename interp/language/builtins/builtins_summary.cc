@@ -33,7 +33,7 @@ Value WriterValue(const std::string& dir, const std::string& file) {
 
 // The event writer behind argument i; null in check-only mode (nothing is
 // written then).
-Result<summary::EventWriter*> WriterArg(Evaluator& ev, const BoundArgs& args, size_t i) {
+Result<summary::EventWriter*> WriterArg(BuiltinContext& ev, const BoundArgs& args, size_t i) {
   const Value& v = args[i];
   const Value* file = v.is(ValueKind::kDict) ? v.as_dict().Find(Value::Str("file")) : nullptr;
   if (!file || !file->is(ValueKind::kString)) {
@@ -66,7 +66,7 @@ Status WithSummaryCall(Status s, const BoundArgs& args) {
   return Status(s).Prepend(args.def->name + "(): ").WithSpan(args.span);
 }
 
-Result<Value> SummaryWriterBuiltin(Evaluator& ev, BoundArgs& args) {
+Result<Value> SummaryWriterBuiltin(BuiltinContext& ev, BoundArgs& args) {
   if (!args[0].is(ValueKind::kString) || args[0].as_string().empty()) {
     return SummaryArgError(args, 0, "expected a directory name, got " + Describe(args[0]));
   }
@@ -81,7 +81,7 @@ Result<Value> SummaryWriterBuiltin(Evaluator& ev, BoundArgs& args) {
   return WriterValue(dir, path);
 }
 
-Result<Value> WriteSummaryBuiltin(Evaluator& ev, BoundArgs& args) {
+Result<Value> WriteSummaryBuiltin(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(summary::EventWriter * writer, WriterArg(ev, args, 0));
   TFG_ASSIGN_OR_RETURN(std::string bytes, SummaryArg(args, 1));
   TFG_ASSIGN_OR_RETURN(int64_t step, IntArg(args, 2));
@@ -90,14 +90,14 @@ Result<Value> WriteSummaryBuiltin(Evaluator& ev, BoundArgs& args) {
   return Value();
 }
 
-Result<Value> WriteGraphBuiltin(Evaluator& ev, BoundArgs& args) {
+Result<Value> WriteGraphBuiltin(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(summary::EventWriter * writer, WriterArg(ev, args, 0));
   if (!writer) return Value();
   TFG_RETURN_IF_ERROR(WithSummaryCall(writer->WriteGraph(ev.graph()), args));
   return Value();
 }
 
-Result<Value> LogdirBuiltin(Evaluator& ev, BoundArgs&) {
+Result<Value> LogdirBuiltin(BuiltinContext& ev, BoundArgs&) {
   const std::string& dir = ev.options().logdir;
   if (dir.empty()) return Value();
   return Value::Str(dir);

@@ -8,7 +8,7 @@
 namespace tfg {
 namespace {
 
-Result<Value> RaiseError(Evaluator&, BoundArgs& args) {
+Result<Value> RaiseError(BuiltinContext&, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::string message, StringArg(args, 0));
   TFG_ASSIGN_OR_RETURN(std::string kind, StringArg(args, 1));
   std::optional<Code> code = CodeFromName(kind);
@@ -23,7 +23,7 @@ const BuiltinRegistrar kUtilBuiltins({
      {BuiltinParam{"x", std::nullopt}},
      "The kind of x as a string: \"none\", \"bool\", \"int\", \"float\", \"string\", \"list\", \"dict\", "
      "\"host tensor\", \"graph tensor\", \"variable\", \"op\", \"function\", ... (as error messages name them).",
-     [](Evaluator&, BoundArgs& a) -> Result<Value> { return Value::Str(KindName(a[0].kind())); }},
+     [](BuiltinContext&, BoundArgs& a) -> Result<Value> { return Value::Str(KindName(a[0].kind())); }},
     {"error",
      {BuiltinParam{"message", std::nullopt}, BuiltinParam{"kind", Value::Str("InvalidArgument")}},
      "Stops with an error of the given kind (one `try ... except` names) and message, pointing at this call.",
@@ -31,7 +31,7 @@ const BuiltinRegistrar kUtilBuiltins({
     {"clock", {},
      "Seconds since an arbitrary start, from a monotonic clock: the difference of two calls times what ran "
      "between them.",
-     [](Evaluator&, BoundArgs&) -> Result<Value> {
+     [](BuiltinContext&, BoundArgs&) -> Result<Value> {
        auto since = std::chrono::steady_clock::now().time_since_epoch();
        return Value::Float(std::chrono::duration<double>(since).count());
      }},

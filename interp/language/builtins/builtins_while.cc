@@ -2,16 +2,19 @@
 // own; each iteration merges them (from enter, then from next_iteration),
 // evaluates the condition into loop_cond, switches them into the body or
 // out through exit, and feeds the body's results to the next iteration.
-// The executor runs up to parallel_iterations iterations at once.
+// The executor runs up to parallel_iterations iterations at once. grad()
+// reads the loop back from its nodes, so their layout is a contract, drawn
+// in ops/core/control_flow.h (namespace while_loop).
 #include "interp/language/builtins/builtins.h"
 #include "interp/runtime/session.h"
 #include "interp/language/control_flow.h"
 #include "interp/language/op_call.h"
+#include "ops/core/control_flow.h"
 
 namespace tfg {
 namespace {
 
-Result<Node*> Build(Evaluator& ev, const std::string& op, std::vector<Output> inputs, AttrMap attrs,
+Result<Node*> Build(BuiltinContext& ev, const std::string& op, std::vector<Output> inputs, AttrMap attrs,
                     const SourceSpan& span) {
   NodeSpec spec;
   spec.op = op;
@@ -50,7 +53,7 @@ Status CheckBodyResult(const Loop& loop, size_t i, const Output& out, const Sour
 
 // Condition, loop_cond and switches; the body's arguments are the
 // switches' true outputs.
-Result<Output> BuildCondition(Evaluator& ev, Loop& loop, const Value& cond_fn, const Value& max_iterations,
+Result<Output> BuildCondition(BuiltinContext& ev, Loop& loop, const Value& cond_fn, const Value& max_iterations,
                               const SourceSpan& span) {
   CallArgs args;
   for (size_t i = 0; i < loop.user_vars; ++i) args.Add(Value::Graph(loop.merges[i]->output(0)), span);
@@ -67,13 +70,15 @@ Result<Output> BuildCondition(Evaluator& ev, Loop& loop, const Value& cond_fn, c
                               DTypeName(p.dtype()), p.shape().ToString()),
                   span);
   }
-  TFG_ASSIGN_OR_RETURN(Node * loop_cond, Build(ev, "loop_cond", {p}, {}, span));
+  TFG_ASSIGN_OR_RETURN(Node * loop_cond, Build(ev, kLoopCondOp, {p}, {}, span));
   return loop_cond->output(0);
 }
 
-Status BuildBody(Evaluator& ev, Loop& loop, const Value& body_fn, bool single, const SourceSpan& span) {
+Status BuildBody(BuiltinContext& ev, Loop& loop, const Value& body_fn, bool single, const SourceSpan& span) {
   CallArgs args;
-  for (size_t i = 0; i < loop.user_vars; ++i) args.Add(Value::Graph(loop.switches[i]->output(1)), span);
+  for (size_t i = 0; i < loop.user_vars; ++i) {
+    args.Add(Value::Graph(loop.switches[i]->output(while_loop::kSwitchToBody)), span);
+  }
   TFG_ASSIGN_OR_RETURN(Value result, ev.Call(body_fn, std::move(args), span));
   std::vector<Value> items = result.is(ValueKind::kList) ? result.as_list().items : std::vector<Value>{result};
   if (single && result.is(ValueKind::kList) && items.size() != 1) items = {result};
@@ -84,16 +89,16 @@ Status BuildBody(Evaluator& ev, Loop& loop, const Value& body_fn, bool single, c
                   span);
   }
   if (loop.merges.size() > loop.user_vars) {  // the iteration counter
-    TFG_ASSIGN_OR_RETURN(Value next, ev.Binary(ast::BinaryOp::kAdd, Value::Graph(loop.switches.back()->output(1)),
-                                               Value::Int(1), span));
+    const Value count = Value::Graph(loop.switches.back()->output(while_loop::kSwitchToBody));
+    TFG_ASSIGN_OR_RETURN(Value next, ev.Binary(ast::BinaryOp::kAdd, count, Value::Int(1), span));
     items.push_back(next);
   }
   for (size_t i = 0; i < items.size(); ++i) {
     TFG_ASSIGN_OR_RETURN(Output out, ev.ToOutput(items[i], loop.merges[i]->output(0).dtype(), span));
     TFG_RETURN_IF_ERROR(CheckBodyResult(loop, i, out, span));
-    TFG_ASSIGN_OR_RETURN(Node * next, Build(ev, "next_iteration", {out}, {}, span));
+    TFG_ASSIGN_OR_RETURN(Node * next, Build(ev, kNextIterationOp, {out}, {}, span));
     std::unique_lock<std::shared_mutex> lock(ev.session().graph_mutex());
-    TFG_RETURN_IF_ERROR(loop.merges[i]->ReplaceInput(1, next->output(0)));
+    TFG_RETURN_IF_ERROR(loop.merges[i]->ReplaceInput(while_loop::kMergeFromNextIteration, next->output(0)));
   }
   return Status::OK();
 }
@@ -114,7 +119,7 @@ Result<std::vector<AttrMap>> MergeAttrs(const Value& invariants, size_t user_var
                               user_vars),
                   span);
   }
-  const OpDef* merge = OpRegistry::Global().Find("merge");
+  const OpDef* merge = OpRegistry::Global().Find(kMergeOp);
   const AttrDef shape{"shape_invariants", AttrType::kShape, std::nullopt, {}, false, ""};
   for (size_t i = 0; i < user_vars; ++i) {
     const Value& v = invariants.as_list().items[i];
@@ -130,7 +135,7 @@ Result<std::vector<AttrMap>> MergeAttrs(const Value& invariants, size_t user_var
   return attrs;
 }
 
-Result<Value> WhileLoop(Evaluator& ev, BoundArgs& args) {
+Result<Value> WhileLoop(BuiltinContext& ev, BoundArgs& args) {
   const SourceSpan& span = args.span;
   TFG_ASSIGN_OR_RETURN(int64_t parallel, IntArg(args, 3));
   if (parallel < 1) {
@@ -148,8 +153,10 @@ Result<Value> WhileLoop(Evaluator& ev, BoundArgs& args) {
   const std::string frame = ev.scopes().ScopedName("while") + "#" + std::to_string(ev.NextCallCount("while_loop"));
   for (const Value& v : vars) {
     TFG_ASSIGN_OR_RETURN(Output o, ev.ToOutput(v, std::nullopt, span));
-    AttrMap attrs{{"frame_name", frame}, {"is_constant", false}, {"parallel_iterations", parallel}};
-    TFG_ASSIGN_OR_RETURN(Node * enter, Build(ev, "enter", {o}, attrs, span));
+    AttrMap attrs{{while_loop::kFrameNameAttr, frame},
+                  {while_loop::kIsConstantAttr, false},
+                  {while_loop::kParallelIterationsAttr, parallel}};
+    TFG_ASSIGN_OR_RETURN(Node * enter, Build(ev, kEnterOp, {o}, attrs, span));
     loop.enters.push_back(enter);
   }
   auto ctx = ControlFlowContext::While(ev.control_flow(), frame, parallel);
@@ -159,18 +166,18 @@ Result<Value> WhileLoop(Evaluator& ev, BoundArgs& args) {
   InContext in(ev, ctx.get());
   for (size_t i = 0; i < loop.enters.size(); ++i) {
     Node* e = loop.enters[i];
-    TFG_ASSIGN_OR_RETURN(Node * merge, Build(ev, "merge", {e->output(0), e->output(0)}, merge_attrs[i], span));
+    TFG_ASSIGN_OR_RETURN(Node * merge, Build(ev, kMergeOp, {e->output(0), e->output(0)}, merge_attrs[i], span));
     loop.merges.push_back(merge);
   }
   ctx->SetPivotSource(loop.merges[0]->output(0));
   TFG_ASSIGN_OR_RETURN(Output pred, BuildCondition(ev, loop, args[0], max_iterations, span));
   for (Node* m : loop.merges) {
-    TFG_ASSIGN_OR_RETURN(Node * sw, Build(ev, "switch", {m->output(0), pred}, {}, span));
+    TFG_ASSIGN_OR_RETURN(Node * sw, Build(ev, kSwitchOp, {m->output(0), pred}, {}, span));
     loop.switches.push_back(sw);
-    TFG_ASSIGN_OR_RETURN(Node * exit, Build(ev, "exit", {sw->output(0)}, {}, span));
+    TFG_ASSIGN_OR_RETURN(Node * exit, Build(ev, kExitOp, {sw->output(while_loop::kSwitchToExit)}, {}, span));
     loop.exits.push_back(exit->output(0));
   }
-  ctx->SetPivotSource(loop.switches[0]->output(1));
+  ctx->SetPivotSource(loop.switches[0]->output(while_loop::kSwitchToBody));
   TFG_RETURN_IF_ERROR(BuildBody(ev, loop, args[1], single, span));
   std::vector<Value> results;
   for (size_t i = 0; i < loop.user_vars; ++i) results.push_back(Value::Graph(loop.exits[i]));

@@ -14,10 +14,10 @@ namespace {
 Status RunScript(const std::string& source, const std::string& device_type = "") {
   std::ostringstream out;
   InterpreterOptions o;
-  o.threads = 2;
+  o.session.inter_op_threads = o.session.intra_op_threads = 2;
   o.out = &out;
   o.err = &out;
-  o.device_type = device_type;
+  o.session.default_device_type = device_type;
   Interpreter interp(o);
   return interp.RunSource("gpu.tfg", source);
 }

@@ -9,13 +9,13 @@ namespace {
 TEST(CliDevicesTest, LocalDevicesTakesACpuCount) {
   auto o = ParseArgs({"--local-devices", "cpu=3", "train.tfg"});
   ASSERT_TRUE(o.ok()) << o.status().ToString();
-  EXPECT_EQ(o->local_cpu_devices, 3);
+  EXPECT_EQ(o->interpreter.session.local_cpu_devices, 3);
   auto eq = ParseArgs({"--local-devices=cpu=2", "train.tfg"});
   ASSERT_TRUE(eq.ok()) << eq.status().ToString();
-  EXPECT_EQ(eq->local_cpu_devices, 2);
+  EXPECT_EQ(eq->interpreter.session.local_cpu_devices, 2);
   auto none = ParseArgs({"train.tfg"});
   ASSERT_TRUE(none.ok());
-  EXPECT_EQ(none->local_cpu_devices, 1);
+  EXPECT_EQ(none->interpreter.session.local_cpu_devices, 1);
 }
 
 TEST(CliDevicesTest, LocalDevicesRejectsOtherForms) {
@@ -29,7 +29,7 @@ TEST(CliDevicesTest, LocalDevicesRejectsOtherForms) {
 TEST(CliDevicesTest, DeviceTakesCpuOrGpu) {
   auto gpu = ParseArgs({"--device", "gpu", "train.tfg"});
   ASSERT_TRUE(gpu.ok());
-  EXPECT_EQ(gpu->device_type, "gpu");
+  EXPECT_EQ(gpu->interpreter.session.default_device_type, "gpu");
   auto tpu = ParseArgs({"--device", "tpu", "train.tfg"});
   ASSERT_FALSE(tpu.ok());
   EXPECT_NE(tpu.status().message().find("--device expects cpu or gpu"), std::string::npos);

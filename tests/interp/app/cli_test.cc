@@ -20,17 +20,17 @@ std::string ParseError(std::vector<std::string> args) {
 TEST(ParseArgsTest, NoArgumentsStartsTheRepl) {
   CliOptions o = Parse({});
   EXPECT_EQ(o.command, Command::kRepl);
-  EXPECT_EQ(o.threads, 0);
-  EXPECT_EQ(o.seed, 0u);
-  EXPECT_FALSE(o.quiet);
-  EXPECT_FALSE(o.check_numerics);
+  EXPECT_EQ(o.interpreter.session.inter_op_threads, 0);
+  EXPECT_EQ(o.interpreter.session.seed, 0u);
+  EXPECT_FALSE(o.interpreter.quiet);
+  EXPECT_FALSE(o.interpreter.session.check_numerics);
 }
 
 TEST(ParseArgsTest, CheckNumericsIsAFlag) {
   CliOptions o = Parse({"--check-numerics", "train.tfg", "--check-numerics"});
-  EXPECT_TRUE(o.check_numerics);
-  EXPECT_EQ(o.script_args, (std::vector<std::string>{"--check-numerics"}));
-  EXPECT_TRUE(Parse({"check", "m.tfg", "--check-numerics"}).check_numerics);
+  EXPECT_TRUE(o.interpreter.session.check_numerics);
+  EXPECT_EQ(o.interpreter.argv, (std::vector<std::string>{"--check-numerics"}));
+  EXPECT_TRUE(Parse({"check", "m.tfg", "--check-numerics"}).interpreter.session.check_numerics);
   EXPECT_EQ(ParseError({"--check-numerics=1", "a.tfg"}), "unknown option '--check-numerics=1'");
 }
 
@@ -38,17 +38,18 @@ TEST(ParseArgsTest, OptionsBeforeFileAndEverythingAfterIsArgv) {
   CliOptions o = Parse({"--threads", "3", "--seed=42", "-q", "train.tfg", "--seed", "7", "x"});
   EXPECT_EQ(o.command, Command::kRun);
   EXPECT_EQ(o.file, "train.tfg");
-  EXPECT_EQ(o.threads, 3);
-  EXPECT_EQ(o.seed, 42u);
-  EXPECT_TRUE(o.quiet);
-  EXPECT_EQ(o.script_args, (std::vector<std::string>{"--seed", "7", "x"}));
+  EXPECT_EQ(o.interpreter.session.inter_op_threads, 3);
+  EXPECT_EQ(o.interpreter.session.intra_op_threads, 3);
+  EXPECT_EQ(o.interpreter.session.seed, 42u);
+  EXPECT_TRUE(o.interpreter.quiet);
+  EXPECT_EQ(o.interpreter.argv, (std::vector<std::string>{"--seed", "7", "x"}));
 }
 
 TEST(ParseArgsTest, DoubleDashEndsOptions) {
   CliOptions o = Parse({"--", "-odd.tfg", "a"});
   EXPECT_EQ(o.command, Command::kRun);
   EXPECT_EQ(o.file, "-odd.tfg");
-  EXPECT_EQ(o.script_args, (std::vector<std::string>{"a"}));
+  EXPECT_EQ(o.interpreter.argv, (std::vector<std::string>{"a"}));
   // A script named like a subcommand.
   EXPECT_EQ(Parse({"--", "check"}).command, Command::kRun);
   EXPECT_EQ(Parse({"--", "check"}).file, "check");
@@ -58,19 +59,19 @@ TEST(ParseArgsTest, DashIsStdin) {
   CliOptions o = Parse({"-", "a"});
   EXPECT_EQ(o.command, Command::kRun);
   EXPECT_EQ(o.file, "-");
-  EXPECT_EQ(o.script_args, (std::vector<std::string>{"a"}));
+  EXPECT_EQ(o.interpreter.argv, (std::vector<std::string>{"a"}));
 }
 
 TEST(ParseArgsTest, CheckAndGraphTakeOptionsAfterFile) {
   CliOptions c = Parse({"check", "m.tfg", "--seed", "5", "--", "a1"});
   EXPECT_EQ(c.command, Command::kCheck);
   EXPECT_EQ(c.file, "m.tfg");
-  EXPECT_EQ(c.seed, 5u);
-  EXPECT_EQ(c.script_args, (std::vector<std::string>{"a1"}));
+  EXPECT_EQ(c.interpreter.session.seed, 5u);
+  EXPECT_EQ(c.interpreter.argv, (std::vector<std::string>{"a1"}));
   CliOptions g = Parse({"--quiet", "graph", "m.tfg", "--dot"});
   EXPECT_EQ(g.command, Command::kGraph);
   EXPECT_EQ(g.file, "m.tfg");
-  EXPECT_TRUE(g.quiet);
+  EXPECT_TRUE(g.interpreter.quiet);
   EXPECT_EQ(Parse({"graph", "--dot", "m.tfg"}).file, "m.tfg");
 }
 
@@ -79,7 +80,7 @@ TEST(ParseArgsTest, HelpAndVersionWin) {
   EXPECT_EQ(Parse({"check", "-h"}).command, Command::kHelp);
   EXPECT_EQ(Parse({"--version"}).command, Command::kVersion);
   // After FILE, --help belongs to the script.
-  EXPECT_EQ(Parse({"s.tfg", "--help"}).script_args, (std::vector<std::string>{"--help"}));
+  EXPECT_EQ(Parse({"s.tfg", "--help"}).interpreter.argv, (std::vector<std::string>{"--help"}));
 }
 
 TEST(ParseArgsTest, DocOps) {
@@ -122,7 +123,7 @@ TEST(ParseArgsTest, Cluster) {
   auto r = ParseArgs({"--cluster", "ps=tcp://127.0.0.1:7001,worker=tcp://127.0.0.1:7002;:7003", "--heartbeat",
                       "0.5", "a.tfg"});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_EQ(r->heartbeat, 0.5);
+  EXPECT_EQ(r->interpreter.heartbeat, 0.5);
   EXPECT_EQ(ParseError({"--cluster", "ps", "a.tfg"}),
             "--cluster expects JOB=ADDR;ADDR,JOB=ADDR (e.g. ps=tcp://127.0.0.1:7001), found 'ps'");
   EXPECT_EQ(ParseError({"--cluster", "ps=tcp://127.0.0.1:x", "a.tfg"}),
@@ -153,7 +154,8 @@ TEST(ParseArgsTest, SecurityAndCompression) {
 TEST(ParseArgsTest, StatsAndTrace) {
   auto r = ParseArgs({"--stats", "--trace", "out.json", "a.tfg"});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_TRUE(r->stats);
+  EXPECT_TRUE(r->interpreter.session.collect_stats);
+  EXPECT_TRUE(r->interpreter.session.trace);
   EXPECT_EQ(r->trace_path, "out.json");
   auto eq = ParseArgs({"--trace=t.json", "a.tfg"});
   ASSERT_TRUE(eq.ok()) << eq.status().ToString();

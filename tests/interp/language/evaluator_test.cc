@@ -20,7 +20,7 @@ Outcome RunScript(const std::string& source, InterpreterOptions options = {}) {
   std::ostringstream out, err;
   options.out = &out;
   options.err = &err;
-  options.threads = 1;
+  options.session.inter_op_threads = options.session.intra_op_threads = 1;
   Interpreter interp(options);
   Status s = interp.RunSource("test.tfg", source);
   return {s, out.str(), err.str()};

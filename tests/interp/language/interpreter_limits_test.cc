@@ -1,5 +1,5 @@
 // The limits for untrusted scripts (InterpreterOptions::max_statements and
-// max_eager_elements), which the fuzzer runs under.
+// SessionOptions::max_eager_elements), which the fuzzer runs under.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -12,9 +12,9 @@ namespace {
 Status RunLimited(const std::string& source, int64_t max_statements, int64_t max_eager_elements) {
   std::ostringstream out;
   InterpreterOptions options;
-  options.threads = 1;
+  options.session.inter_op_threads = options.session.intra_op_threads = 1;
   options.max_statements = max_statements;
-  options.max_eager_elements = max_eager_elements;
+  options.session.max_eager_elements = max_eager_elements;
   options.out = &out;
   options.err = &out;
   Interpreter interp(options);

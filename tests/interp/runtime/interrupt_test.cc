@@ -47,7 +47,7 @@ TEST(InterruptTest, CtrlCCancelsTheScopesManager) {
 TEST(InterruptTest, ARunningScriptStopsAtItsNextRun) {
   std::ostringstream out;
   InterpreterOptions options;
-  options.threads = 1;
+  options.session.inter_op_threads = options.session.intra_op_threads = 1;
   options.out = &out;
   options.err = &out;
   Interpreter interp(options);

@@ -72,7 +72,7 @@ class ScriptGraph {
   static InterpreterOptions Options() {
     InterpreterOptions o;
     o.check_only = true;
-    o.threads = 1;
+    o.session.inter_op_threads = o.session.intra_op_threads = 1;
     return o;
   }
   Interpreter interp_;

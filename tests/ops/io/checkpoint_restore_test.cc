@@ -22,8 +22,8 @@ class CheckpointRestore : public ::testing::Test {
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
     InterpreterOptions options;
-    options.threads = 1;
-    options.seed = 1;
+    options.session.inter_op_threads = options.session.intra_op_threads = 1;
+    options.session.seed = 1;
     options.quiet = true;
     options.out = &out_;
     options.err = &err_;

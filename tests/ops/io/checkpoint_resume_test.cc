@@ -48,8 +48,8 @@ class CheckpointResume : public ::testing::Test {
   static std::string Train(const std::string& ckpt_dir, int stop) {
     std::ostringstream out, err;
     InterpreterOptions options;
-    options.threads = 1;
-    options.seed = 1;
+    options.session.inter_op_threads = options.session.intra_op_threads = 1;
+    options.session.seed = 1;
     options.quiet = true;
     options.argv = {ckpt_dir, std::to_string(stop)};
     options.out = &out;
