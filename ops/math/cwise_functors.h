@@ -230,9 +230,11 @@ struct Square {
   template <typename T>
   TFG_HOST_DEVICE T operator()(T x) const { return WrapMul(x, x); }
 };
+// max(x, 0) as TensorFlow computes it (Eigen's cwiseMax): NaN and -0.0
+// come through unchanged.
 struct Relu {
   template <typename T>
-  TFG_HOST_DEVICE T operator()(T x) const { return x > T(0) ? x : T(0); }
+  TFG_HOST_DEVICE T operator()(T x) const { return x < T(0) ? T(0) : x; }
 };
 struct Exp {
   template <typename T>

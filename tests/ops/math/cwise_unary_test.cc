@@ -101,6 +101,10 @@ TEST(FloatUnary, SpecialValues) {
   ExpectTensorNear(Eval("sign", {MakeTensor<double>({NAN, -0.0}, {2})}), {NAN, 0}, {2});
   Tensor a = Eval("abs", {MakeTensor<double>({-0.0}, {1})});
   EXPECT_FALSE(std::signbit(a.data<double>()[0]));
+  // TensorFlow: tf.nn.relu([nan, -0.0, -inf, inf]) is [nan, -0.0, 0, inf].
+  Tensor r = Eval("relu", {MakeTensor<double>({NAN, -0.0, -INFINITY, INFINITY}, {4})});
+  ExpectTensorNear(r, {NAN, 0, 0, INFINITY}, {4});
+  EXPECT_TRUE(std::signbit(r.data<double>()[1]));
 }
 
 class IntUnary : public ::testing::TestWithParam<DType> {};
