@@ -66,6 +66,18 @@ class ArgParser {
 
 Status UsageError(const std::string& message) { return Status(Code::kInvalidArgument, message); }
 
+// `tfg --trace train.tfg` (the trace's file name forgotten) would read the
+// script as the option's value, start the REPL, and overwrite the script
+// with the trace at exit: an output option never names an existing script.
+Status RefuseScriptAsOutput(const std::string& option, const std::string& path) {
+  std::error_code ec;
+  if (path.ends_with(".tfg") && std::filesystem::exists(path, ec)) {
+    return UsageError(option + " " + path + " names an existing script, which it would overwrite; give " + option +
+                      " a file of its own (e.g. " + option + (option == "--trace" ? " trace.json" : " logs") + ")");
+  }
+  return Status::OK();
+}
+
 // Non-negative integer; the whole string must be digits.
 template <typename T>
 std::optional<T> ParseNumber(const std::string& s) {
@@ -138,10 +150,12 @@ Status ArgParser::ParseOption(const std::string& arg) {
   } else if (is("--trace")) {
     TFG_ASSIGN_OR_RETURN(opts_.trace_path, OptionValue(arg, "--trace"));
     if (opts_.trace_path.empty()) return UsageError("--trace expects a file name");
+    TFG_RETURN_IF_ERROR(RefuseScriptAsOutput("--trace", opts_.trace_path));
     session.trace = true;
   } else if (is("--logdir")) {
     TFG_ASSIGN_OR_RETURN(interp.logdir, OptionValue(arg, "--logdir"));
     if (interp.logdir.empty()) return UsageError("--logdir expects a directory name");
+    TFG_RETURN_IF_ERROR(RefuseScriptAsOutput("--logdir", interp.logdir));
   } else if (is("--worker")) {
     opts_.worker = true;
   } else if (is("--listen")) {

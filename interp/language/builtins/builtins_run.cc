@@ -221,7 +221,11 @@ Result<Value> RunBuiltin(BuiltinContext& ev, BoundArgs& args) {
   double timeout = 0;
   if (!args[2].is_none()) {
     TFG_ASSIGN_OR_RETURN(timeout, NumberArg(args, 2));
-    if (timeout < 0) return Status(Code::kInvalidArgument, "run(): timeout must be >= 0 seconds", args.spans[2]);
+    // Written so that NaN fails too: it would disable the limit silently.
+    if (!(timeout >= 0)) {
+      return Status(Code::kInvalidArgument, fmt::format("run(): timeout must be >= 0 seconds, found {}", timeout),
+                    args.spans[2]);
+    }
   }
   return RunFetches(ev, args[0], args[1], timeout, args.span);
 }

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+
 namespace tfg::cli {
 namespace {
 
@@ -161,6 +164,21 @@ TEST(ParseArgsTest, StatsAndTrace) {
   ASSERT_TRUE(eq.ok()) << eq.status().ToString();
   EXPECT_EQ(eq->trace_path, "t.json");
   EXPECT_FALSE(ParseArgs({"--trace=", "a.tfg"}).ok());
+}
+
+TEST(ParseArgsTest, OutputOptionsNeverNameAnExistingScript) {
+  // `tfg --trace train.tfg`: the script was read as the trace's file name.
+  const std::string script = ::testing::TempDir() + "cli_test_train.tfg";
+  std::ofstream(script) << "print(1)\n";
+  EXPECT_EQ(ParseError({"--trace", script}),
+            "--trace " + script + " names an existing script, which it would overwrite; give --trace a file of its "
+            "own (e.g. --trace trace.json)");
+  EXPECT_EQ(ParseError({"--logdir=" + script, "a.tfg"}),
+            "--logdir " + script + " names an existing script, which it would overwrite; give --logdir a file of "
+            "its own (e.g. --logdir logs)");
+  std::remove(script.c_str());
+  // A .tfg name that does not exist yet is an ordinary output file.
+  EXPECT_EQ(Parse({"--trace", script, "a.tfg"}).trace_path, script);
 }
 
 TEST(UsageTest, MentionsEveryOption) {
