@@ -1,6 +1,7 @@
-# The layers of tfg, bottom to top, and what each may use. This list is the
-# architecture: docs/architecture.md draws it, and scripts/check-layers
-# reads it (a CTest test) to refuse an #include against its order.
+# The layers of tfg. CMakeLists.txt declares them, bottom to top, with
+# tfg_layer(): that list is the architecture. docs/architecture.md draws
+# it, and scripts/check-layers reads it (a CTest test) to refuse an
+# #include against its order.
 #
 # tfg_layer(<name> DIRS <dir>... [DEPENDS <layer>...]) makes the static
 # library tfg_<name> of the .cc files under its DIRS (recursively) and
