@@ -17,6 +17,7 @@
 #include "interp/runtime/placement_log.h"
 #include "interp/runtime/placer.h"
 #include "interp/runtime/plan.h"
+#include "interp/runtime/run_signature.h"
 #include "interp/runtime/run_stats.h"
 #include "interp/runtime/thread_pool.h"
 #include "interp/runtime/trace.h"
@@ -48,10 +49,6 @@ PlanKey MakeKey(const std::vector<Output>& feeds, const std::vector<Output>& fet
   key.push_back(static_cast<int32_t>(targets.size()));
   for (const Node* n : targets) key.push_back(n->id());
   return key;
-}
-
-bool InGraph(const Graph& g, const Node* n) {
-  return n != nullptr && n->id() >= 0 && n->id() < g.num_nodes() && g.node(n->id()) == n;
 }
 
 // Run arguments must be nodes of this graph before their ids mean anything.
