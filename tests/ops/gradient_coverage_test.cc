@@ -107,6 +107,13 @@ std::vector<GradCase> MathCases() {
                 {op, {R({2, 3, 4}, -2, 2)}, {{"axis", Ints{0, 2}}, {"keepdims", true}}},
                 {op, {R({3}, -2, 2)}, {{"axis", Ints{-1}}, {"keepdims", true}}}});
   }
+  // cumprod's gradient divides by x (as TensorFlow's): inputs away from 0.
+  Add(cases, {
+      {"cumsum", {R({2, 3, 4}, -2, 2)}, {{"axis", int64_t{1}}}},
+      {"cumsum", {R({3, 4}, -2, 2)}, {{"axis", int64_t{-1}}, {"exclusive", true}, {"reverse", true}}},
+      {"cumprod", {Positive({2, 3, 4})}, {{"axis", int64_t{1}}}},
+      {"cumprod", {R({3, 4}, -1.5, -0.5)}, {{"axis", int64_t{0}}, {"exclusive", true}, {"reverse", true}}},
+  });
   return cases;
 }
 
@@ -177,6 +184,11 @@ std::vector<GradCase> NnCases() {
       {"sparse_softmax_cross_entropy_grad", {R({4, 5}), MakeTensor<int32_t>({4, 0, 2, 2}, {4}), R({4})}, {}, {},
        Expect::kUnsupported},
       {"gather_grad", {R({4, 3}, -1, 1, 141), MakeTensor<int32_t>({2, 0, 2, 1}, {4}), R({3, 3}, -1, 1, 142)}, {}, {0}},
+      // Distinct values, so the selection is stable under the finite-difference step.
+      {"top_k", {R({3, 5}, -2, 2, 151)}, {{"k", int64_t{2}}}},
+      {"top_k", {R({2, 3, 4}, -2, 2, 152)}, {{"k", int64_t{3}}, {"sorted", false}}},
+      {"top_k_grad", {R({3, 2}), MakeTensor<int32_t>({4, 1, 0, 2, 3, 0}, {3, 2}), R({3, 5})}, {}, {},
+       Expect::kUnsupported},
   };
 }
 
