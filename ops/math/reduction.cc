@@ -138,4 +138,13 @@ ReductionLayout MakeReductionLayout(const TensorShape& in, const std::vector<boo
   return l;
 }
 
+int64_t GridOffset(int64_t index, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
+  int64_t off = 0;
+  for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
+    off += (index % dims[d]) * strides[d];
+    index /= dims[d];
+  }
+  return off;
+}
+
 }  // namespace tfg

@@ -38,6 +38,9 @@ struct ReductionLayout {
   int64_t reduce_count = 1;  // elements combined into each output
 };
 ReductionLayout MakeReductionLayout(const TensorShape& in, const std::vector<bool>& reduced);
+// Offset of the `index`-th (row-major) element of the grid `dims` whose
+// steps are `strides`: how the layout's kept and reduced dims are walked.
+int64_t GridOffset(int64_t index, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides);
 
 // `axis` (none when absent) and `keepdims` (false when absent) of a
 // reduction or of its gradient helper.

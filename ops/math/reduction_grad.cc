@@ -49,16 +49,6 @@ Status GradShapeFn(ShapeContext& c) {
   return Status::OK();
 }
 
-// Offset of the `index`-th (row-major) element of a strided grid.
-int64_t GridOffset(int64_t index, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
-  int64_t off = 0;
-  for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
-    off += (index % dims[d]) * strides[d];
-    index /= dims[d];
-  }
-  return off;
-}
-
 // dx = dy * scale, dy read through broadcasting to x's shape.
 template <typename T>
 void Spread(const OpKernelContext& ctx, const Tensor& dy, const TensorShape& keep_shape, Tensor* dx, double scale) {

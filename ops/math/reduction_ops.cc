@@ -136,16 +136,6 @@ void ReduceSimple(OpKernelContext& ctx, const ReductionLayout& l, const T* x, T*
   }
 }
 
-// Offset of the `index`-th (row-major) element of a strided grid.
-int64_t GridOffset(int64_t index, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
-  int64_t off = 0;
-  for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
-    off += (index % dims[d]) * strides[d];
-    index /= dims[d];
-  }
-  return off;
-}
-
 // Reduced axes that are not adjacent: a strided walk per output element.
 template <typename R, typename T>
 void ReduceGeneral(OpKernelContext& ctx, const ReductionLayout& l, const T* x, T* out, int64_t n_out) {

@@ -139,28 +139,14 @@ Status AvgPoolGradGrad(GradContext& g) {
   return Status::OK();
 }
 
-OpDefBuilder PoolOp(const char* name, bool grad, const char* doc) {
-  OpDefBuilder b(name);
-  b.Input("input", "T");
-  if (grad) b.Input("out_backprop", "T");
-  b.Attr("ksize", AttrType::kIntList, std::nullopt, "window [height, width] or [1, height, width, 1]")
-      .Attr("strides", AttrType::kIntList, std::nullopt, "[stride_h, stride_w] or [1, stride_h, stride_w, 1]")
-      .Attr("padding", AttrType::kString, std::string("VALID"), "\"VALID\" or \"SAME\" (TensorFlow's rules)")
-      .TypeAttr("T", FloatTypes())
-      .Output("output", "T")
-      .SetCostFn(nn::PoolCost)
-      .Doc(doc);
-  return b;
-}
-
 }  // namespace
 
-TFG_REGISTER_OP(PoolOp("avg_pool", false,
+TFG_REGISTER_OP(nn::PoolOpDef("avg_pool", nullptr,
                        "The mean of each ksize window of NHWC `input`, per channel; padded positions are left out "
                        "of the mean. Output [batch, out_height, out_width, channels].")
                     .SetShapeFn(nn::PoolShapeFn)
                     .SetGradFn(AvgPoolGrad));
-TFG_REGISTER_OP(PoolOp("avg_pool_grad", true,
+TFG_REGISTER_OP(nn::PoolOpDef("avg_pool_grad", "out_backprop",
                        "The gradient of avg_pool: each window's out_backprop spread evenly over its valid "
                        "positions (`input` is used only for its shape).")
                     .SetShapeFn(nn::PoolGradShapeFn)

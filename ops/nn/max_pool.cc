@@ -299,33 +299,19 @@ Status RouteGrad(GradContext& g, const char* op, int grad_input) {
   return Status::OK();
 }
 
-OpDefBuilder PoolOp(const char* name, const char* second_input, const char* doc) {
-  OpDefBuilder b(name);
-  b.Input("input", "T");
-  if (second_input != nullptr) b.Input(second_input, "T");
-  b.Attr("ksize", AttrType::kIntList, std::nullopt, "window [height, width] or [1, height, width, 1]")
-      .Attr("strides", AttrType::kIntList, std::nullopt, "[stride_h, stride_w] or [1, stride_h, stride_w, 1]")
-      .Attr("padding", AttrType::kString, std::string("VALID"), "\"VALID\" or \"SAME\" (TensorFlow's rules)")
-      .TypeAttr("T", FloatTypes())
-      .Output("output", "T")
-      .SetCostFn(nn::PoolCost)
-      .Doc(doc);
-  return b;
-}
-
 }  // namespace
 
-TFG_REGISTER_OP(PoolOp("max_pool", nullptr,
+TFG_REGISTER_OP(nn::PoolOpDef("max_pool", nullptr,
                        "The maximum of each ksize window of NHWC `input`, per channel; output [batch, out_height, "
                        "out_width, channels]. Padded positions never count.")
                     .SetShapeFn(nn::PoolShapeFn)
                     .SetGradFn([](GradContext& g) { return RouteGrad(g, "max_pool_grad", 0); }));
-TFG_REGISTER_OP(PoolOp("max_pool_grad", "out_backprop",
+TFG_REGISTER_OP(nn::PoolOpDef("max_pool_grad", "out_backprop",
                        "The gradient of max_pool: each window's out_backprop is added at the window's first "
                        "maximum of `input`.")
                     .SetShapeFn(nn::PoolGradShapeFn)
                     .SetGradFn([](GradContext& g) { return RouteGrad(g, "max_pool_grad_grad", 1); }));
-TFG_REGISTER_OP(PoolOp("max_pool_grad_grad", "grad",
+TFG_REGISTER_OP(nn::PoolOpDef("max_pool_grad_grad", "grad",
                        "`grad` (shaped like `input`) read at each window's first maximum of `input`: the "
                        "gradient of max_pool_grad with respect to out_backprop.")
                     .SetShapeFn(GradGradShapeFn)

@@ -157,4 +157,18 @@ double PoolCost(const Node& node) {
   return window * (pooled < 0 ? 1 : pooled);
 }
 
+OpDefBuilder PoolOpDef(const char* name, const char* second_input, const char* doc) {
+  OpDefBuilder b(name);
+  b.Input("input", "T");
+  if (second_input != nullptr) b.Input(second_input, "T");
+  b.Attr("ksize", AttrType::kIntList, std::nullopt, "window [height, width] or [1, height, width, 1]")
+      .Attr("strides", AttrType::kIntList, std::nullopt, "[stride_h, stride_w] or [1, stride_h, stride_w, 1]")
+      .Attr("padding", AttrType::kString, std::string("VALID"), "\"VALID\" or \"SAME\" (TensorFlow's rules)")
+      .TypeAttr("T", FloatTypes())
+      .Output("output", "T")
+      .SetCostFn(PoolCost)
+      .Doc(doc);
+  return b;
+}
+
 }  // namespace tfg::nn

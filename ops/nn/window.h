@@ -12,6 +12,7 @@
 
 #include "ops/core/attr.h"
 #include "ops/core/graph.h"
+#include "ops/core/op_registry.h"
 #include "ops/core/kernel.h"
 
 namespace tfg::nn {
@@ -73,6 +74,11 @@ Status PoolShapeFn(ShapeContext& c);
 // pooled (smaller) element.
 double ConvCost(const Node& node);
 double PoolCost(const Node& node);
+
+// The declaration every pool op shares: `input`, then `second_input` when
+// not null (a gradient's), the ksize/strides/padding attrs, float types,
+// one output and PoolCost.
+OpDefBuilder PoolOpDef(const char* name, const char* second_input, const char* doc);
 Status PoolGradShapeFn(ShapeContext& c);
 
 }  // namespace tfg::nn
