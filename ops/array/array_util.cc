@@ -215,4 +215,19 @@ Result<TensorShape> ShapeFromDims(std::string_view op, const std::vector<int64_t
   return TensorShape(dims);
 }
 
+std::vector<PartialShape> InputShapes(ShapeContext& c) {
+  std::vector<PartialShape> shapes;
+  for (int i = 0; i < c.num_inputs(); ++i) shapes.push_back(c.input(i));
+  return shapes;
+}
+
+std::vector<PartialShape> InputShapes(OpKernelContext& ctx, std::vector<const Tensor*>* tensors) {
+  std::vector<PartialShape> shapes;
+  for (int i = 0; i < ctx.num_inputs(); ++i) {
+    shapes.emplace_back(ctx.input(i).shape());
+    tensors->push_back(&ctx.input(i));
+  }
+  return shapes;
+}
+
 }  // namespace tfg::array

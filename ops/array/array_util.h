@@ -73,4 +73,10 @@ Result<T> RequiredAttr(const AttrMap& attrs, std::string_view op, const std::str
   return *v;
 }
 
+// The static shapes of all inputs of the node being shape-checked, and the
+// tensors of a kernel's run with their shapes: for the ops that take a list
+// of tensors (concat, stack).
+std::vector<PartialShape> InputShapes(ShapeContext& c);
+std::vector<PartialShape> InputShapes(OpKernelContext& ctx, std::vector<const Tensor*>* tensors);
+
 }  // namespace tfg::array

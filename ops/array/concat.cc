@@ -48,8 +48,7 @@ Result<PartialShape> ConcatOutput(const std::vector<PartialShape>& ins, int64_t 
 
 Status ConcatShapeFn(ShapeContext& c) {
   TFG_ASSIGN_OR_RETURN(int64_t axis, array::RequiredAttr<int64_t>(c.attrs(), "concat", "axis"));
-  std::vector<PartialShape> ins;
-  for (int i = 0; i < c.num_inputs(); ++i) ins.push_back(c.input(i));
+  std::vector<PartialShape> ins = array::InputShapes(c);
   TFG_ASSIGN_OR_RETURN(PartialShape out, ConcatOutput(ins, axis));
   c.set_output(0, std::move(out));
   return Status::OK();
@@ -62,12 +61,8 @@ class ConcatKernel : public OpKernel {
     return Status::OK();
   }
   Status Compute(OpKernelContext& ctx) override {
-    std::vector<PartialShape> shapes;
     std::vector<const Tensor*> ins;
-    for (int i = 0; i < ctx.num_inputs(); ++i) {
-      shapes.emplace_back(ctx.input(i).shape());
-      ins.push_back(&ctx.input(i));
-    }
+    std::vector<PartialShape> shapes = array::InputShapes(ctx, &ins);
     TFG_ASSIGN_OR_RETURN(PartialShape shape, ConcatOutput(shapes, axis_));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape.ToTensorShape()));
     const int ax = static_cast<int>(axis_ < 0 ? axis_ + shape.rank() : axis_);

@@ -29,8 +29,7 @@ Result<PartialShape> StackOutput(const std::vector<PartialShape>& ins, int64_t a
 
 Status StackShapeFn(ShapeContext& c) {
   TFG_ASSIGN_OR_RETURN(int64_t axis, array::RequiredAttr<int64_t>(c.attrs(), "stack", "axis"));
-  std::vector<PartialShape> ins;
-  for (int i = 0; i < c.num_inputs(); ++i) ins.push_back(c.input(i));
+  std::vector<PartialShape> ins = array::InputShapes(c);
   int ax = 0;
   TFG_ASSIGN_OR_RETURN(PartialShape out, StackOutput(ins, axis, &ax));
   c.set_output(0, std::move(out));
@@ -44,12 +43,8 @@ class StackKernel : public OpKernel {
     return Status::OK();
   }
   Status Compute(OpKernelContext& ctx) override {
-    std::vector<PartialShape> shapes;
     std::vector<const Tensor*> ins;
-    for (int i = 0; i < ctx.num_inputs(); ++i) {
-      shapes.emplace_back(ctx.input(i).shape());
-      ins.push_back(&ctx.input(i));
-    }
+    std::vector<PartialShape> shapes = array::InputShapes(ctx, &ins);
     int ax = 0;
     TFG_ASSIGN_OR_RETURN(PartialShape shape, StackOutput(shapes, axis_, &ax));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape.ToTensorShape()));

@@ -32,18 +32,9 @@ struct FillNormal {
 
 }  // namespace
 
-TFG_REGISTER_OP(OpDefBuilder("random_normal")
-                    .Attr("shape", AttrType::kIntList, std::nullopt, "the output shape")
-                    .Attr("mean", AttrType::kFloat, 0.0, "mean of the distribution")
-                    .Attr("stddev", AttrType::kFloat, 1.0, "standard deviation of the distribution")
-                    .TypeAttr("dtype", FloatTypes(), DType::kF32)
-                    .Attr("seed", AttrType::kInt, int64_t{0}, "op seed; with the graph seed (--seed) fixes the stream")
-                    .Output("y", "dtype")
-                    .Stateful()
-                    .SetShapeFn(random::RandomShapeFn)
-                    .NoGradient("random")
-                    .Doc("Random values from a normal distribution. Each run draws new values; a non-zero seed or "
-                         "--seed makes the sequence of runs reproducible."));
+TFG_REGISTER_OP(random::NormalOpDef("random_normal", "standard deviation of the distribution",
+                                    "Random values from a normal distribution. Each run draws new values; a "
+                                    "non-zero seed or --seed makes the sequence of runs reproducible."));
 TFG_REGISTER_KERNEL(KernelDef("random_normal", DeviceType::kCpu).Create<random::NormalKernel<FillNormal>>());
 
 }  // namespace tfg

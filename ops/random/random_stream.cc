@@ -108,4 +108,19 @@ Status RandomShapeFn(ShapeContext& c) {
   return Status::OK();
 }
 
+OpDefBuilder NormalOpDef(const char* name, const char* stddev_doc, const char* doc) {
+  OpDefBuilder b(name);
+  b.Attr("shape", AttrType::kIntList, std::nullopt, "the output shape")
+      .Attr("mean", AttrType::kFloat, 0.0, "mean of the distribution")
+      .Attr("stddev", AttrType::kFloat, 1.0, stddev_doc)
+      .TypeAttr("dtype", FloatTypes(), DType::kF32)
+      .Attr("seed", AttrType::kInt, int64_t{0}, "op seed; with the graph seed (--seed) fixes the stream")
+      .Output("y", "dtype")
+      .Stateful()
+      .SetShapeFn(RandomShapeFn)
+      .NoGradient("random")
+      .Doc(doc);
+  return b;
+}
+
 }  // namespace tfg::random

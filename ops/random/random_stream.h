@@ -21,6 +21,7 @@
 
 #include "ops/core/dtype_traits.h"
 #include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
 #include "ops/random/philox.h"
 
 namespace tfg::random {
@@ -90,6 +91,11 @@ Result<NormalParams> ReadNormalParams(const KernelConstruction& c);
 
 // Shape function of the random ops: the `shape` attr.
 Status RandomShapeFn(ShapeContext& c);
+
+// The declaration random_normal and truncated_normal share (shape, mean,
+// stddev, dtype, seed; stateful, no gradient); `stddev_doc` says what the
+// standard deviation is of.
+OpDefBuilder NormalOpDef(const char* name, const char* stddev_doc, const char* doc);
 
 // The kernel of random_normal and truncated_normal, which differ only in how
 // they turn the stream into values: Fill::kOp names the op, and

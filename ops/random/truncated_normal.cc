@@ -47,18 +47,9 @@ struct FillTruncated {
 
 }  // namespace
 
-TFG_REGISTER_OP(OpDefBuilder("truncated_normal")
-                    .Attr("shape", AttrType::kIntList, std::nullopt, "the output shape")
-                    .Attr("mean", AttrType::kFloat, 0.0, "mean of the distribution")
-                    .Attr("stddev", AttrType::kFloat, 1.0, "standard deviation before truncation")
-                    .TypeAttr("dtype", FloatTypes(), DType::kF32)
-                    .Attr("seed", AttrType::kInt, int64_t{0}, "op seed; with the graph seed (--seed) fixes the stream")
-                    .Output("y", "dtype")
-                    .Stateful()
-                    .SetShapeFn(random::RandomShapeFn)
-                    .NoGradient("random")
-                    .Doc("Random values from a normal distribution truncated to within 2 standard deviations of "
-                         "the mean (values beyond are redrawn)."));
+TFG_REGISTER_OP(random::NormalOpDef("truncated_normal", "standard deviation before truncation",
+                                    "Random values from a normal distribution truncated to within 2 standard "
+                                    "deviations of the mean (values beyond are redrawn)."));
 TFG_REGISTER_KERNEL(KernelDef("truncated_normal", DeviceType::kCpu).Create<random::NormalKernel<FillTruncated>>());
 
 }  // namespace tfg
