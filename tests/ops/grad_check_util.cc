@@ -5,6 +5,7 @@
 #include "interp/runtime/session.h"
 #include "ops/autodiff/gradients.h"
 #include "ops/core/graph.h"
+#include "tests/ops/symbolic_grad_util.h"
 
 namespace tfg::test {
 namespace {
@@ -32,8 +33,16 @@ Status BuildLoss(CheckGraph& cg, const std::string& op, const std::vector<Tensor
     // Weights make every output element matter differently, so a gradient
     // that mixes up elements is caught.
     const PartialShape& s = node->output_shapes()[k];
-    if (!s.fully_defined()) return InvalidArgument("gradient check needs static output shapes for {}", op);
-    Tensor w = RandomF64(s.ToTensorShape(), 0.5, 1.5, seed++);
+    TensorShape shape;
+    if (s.fully_defined()) {
+      shape = s.ToTensorShape();
+    } else {
+      // A shape the shape function cannot know from placeholders (one an
+      // integer input holds, as scatter_nd's `shape`): the run-time one.
+      TFG_ASSIGN_OR_RETURN(std::vector<Tensor> outs, RunGraphOp(op, inputs, attrs));
+      shape = outs[k].shape();
+    }
+    Tensor w = RandomF64(shape, 0.5, 1.5, seed++);
     TFG_ASSIGN_OR_RETURN(Node * wc, Add(cg.g, "constant", {}, {{"value", w}, {"dtype", DType::kF64}}));
     Output out = node->output(k);
     if (out.dtype() != DType::kF64) return InvalidArgument("gradient check runs in f64; {} output {} is {}", op, k, DTypeName(out.dtype()));
