@@ -61,6 +61,13 @@ Result<std::vector<int64_t>> NdSliceNumbers(std::string_view op, const Tensor& i
   return InvalidArgument("{}: indices must be i32 or i64, got {}", op, DTypeName(indices.dtype()));
 }
 
+std::vector<int64_t> NdSlicesDims(const std::vector<int64_t>& indices, const std::vector<int64_t>& dims,
+                                  int64_t depth) {
+  std::vector<int64_t> out(indices.begin(), indices.end() - 1);
+  out.insert(out.end(), dims.begin() + depth, dims.end());
+  return out;
+}
+
 }  // namespace tfg::array
 
 namespace tfg::array::gather_nd {
@@ -82,14 +89,6 @@ Result<int64_t> IndexDepth(const PartialShape& params, const PartialShape& indic
   return depth;
 }
 
-// indices.shape[:-1] + params.shape[d:].
-std::vector<int64_t> GatheredNdDims(const std::vector<int64_t>& params, const std::vector<int64_t>& indices,
-                                    int64_t depth) {
-  std::vector<int64_t> dims(indices.begin(), indices.end() - 1);
-  dims.insert(dims.end(), params.begin() + depth, params.end());
-  return dims;
-}
-
 Status GatherNdShapeFn(ShapeContext& c) {
   const PartialShape& params = c.input(0);
   const PartialShape& indices = c.input(1);
@@ -104,7 +103,7 @@ Status GatherNdShapeFn(ShapeContext& c) {
     return Status::OK();
   }
   TFG_ASSIGN_OR_RETURN(int64_t depth, IndexDepth(params, indices));
-  c.set_output(0, PartialShape(GatheredNdDims(params.dims(), indices.dims(), depth)));
+  c.set_output(0, PartialShape(NdSlicesDims(indices.dims(), params.dims(), depth)));
   return Status::OK();
 }
 
@@ -115,7 +114,7 @@ class GatherNdKernel final : public OpKernel {
     const Tensor& indices = ctx.input(1);
     TFG_ASSIGN_OR_RETURN(int64_t depth, IndexDepth(PartialShape(params.shape()), PartialShape(indices.shape())));
     const std::vector<int64_t>& pdims = params.shape().dims();
-    const TensorShape out_shape(GatheredNdDims(pdims, indices.shape().dims(), depth));
+    const TensorShape out_shape(NdSlicesDims(indices.shape().dims(), pdims, depth));
     const int64_t n = DimProduct(indices.shape().dims(), 0, indices.rank() - 1);
     const int64_t slice = DimProduct(pdims, static_cast<int>(depth), params.rank());
     if (n > 0 && params.num_elements() == 0) {

@@ -24,4 +24,9 @@ namespace tfg::array {
 Result<std::vector<int64_t>> NdSliceNumbers(std::string_view op, const Tensor& indices,
                                             const std::vector<int64_t>& dims, std::string_view target);
 
+// indices.shape[:-1] + dims[depth:]: the shape of what tuples of depth
+// `depth` select from `dims` (gather_nd's output, scatter_nd's updates).
+std::vector<int64_t> NdSlicesDims(const std::vector<int64_t>& indices, const std::vector<int64_t>& dims,
+                                  int64_t depth);
+
 }  // namespace tfg::array

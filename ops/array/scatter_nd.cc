@@ -46,14 +46,6 @@ Status UpdatesShapeError(const std::string& updates, const std::string& indices,
                          updates, indices, shape, expected);
 }
 
-// indices.shape[:-1] + shape[depth:].
-std::vector<int64_t> UpdatesDims(const std::vector<int64_t>& indices, const std::vector<int64_t>& shape,
-                                 int64_t depth) {
-  std::vector<int64_t> dims(indices.begin(), indices.end() - 1);
-  dims.insert(dims.end(), shape.begin() + depth, shape.end());
-  return dims;
-}
-
 Status ScatterNdShapeFn(ShapeContext& c) {
   const PartialShape& indices = c.input(0);
   const PartialShape& updates = c.input(1);
@@ -75,7 +67,7 @@ Status ScatterNdShapeFn(ShapeContext& c) {
   if (indices.known_rank() && out.known_rank() && indices.dim(indices.rank() - 1) != PartialShape::kUnknown) {
     const int64_t depth = indices.dim(indices.rank() - 1);
     if (depth > out.rank()) return DepthError(indices, out, depth);
-    const PartialShape expected(UpdatesDims(indices.dims(), out.dims(), depth));
+    const PartialShape expected(NdSlicesDims(indices.dims(), out.dims(), depth));
     if (updates.known_rank()) {
       if (!expected.CompatibleWith(updates)) {
         return UpdatesShapeError(updates.ToString(), indices.ToString(), out.ToString(), expected.ToString());
@@ -118,7 +110,7 @@ class ScatterNdKernel final : public OpKernel {
     if (indices.rank() == 0) return InvalidArgument("{}: indices must have rank >= 1, got a scalar", kOp);
     const int64_t depth = indices.dim(indices.rank() - 1);
     if (depth > shape.rank()) return DepthError(indices.shape(), shape, depth);
-    const TensorShape expected(UpdatesDims(indices.shape().dims(), shape.dims(), depth));
+    const TensorShape expected(NdSlicesDims(indices.shape().dims(), shape.dims(), depth));
     if (updates.shape() != expected) {
       return UpdatesShapeError(updates.shape().ToString(), indices.shape().ToString(), shape.ToString(),
                                expected.ToString());

@@ -17,18 +17,11 @@ class FifoQueueKernel : public queue::MakeQueueKernel {
 
 }  // namespace
 
-TFG_REGISTER_OP(OpDefBuilder("fifo_queue")
+TFG_REGISTER_OP(queue::QueueMakerOp(OpDefBuilder("fifo_queue")
                     .Attr("capacity", AttrType::kInt, std::nullopt, "most elements held at once")
                     .Attr("dtypes", AttrType::kTypeList, std::nullopt, "dtype of each component")
                     .Attr("shapes", AttrType::kShapeList, std::vector<PartialShape>{},
-                          "shape of each component; empty: any (then dequeue_many needs equal shapes)")
-                    .Attr("shared_name", AttrType::kString, std::string(),
-                          "name the queue is kept under; empty: the node's name")
-                    .Attr("container", AttrType::kString, std::string(), "reset(container) drops it")
-                    .Output("handle", "string")
-                    .Stateful()
-                    .SetShapeFn(queue::MakeQueueShapeFn)
-                    .NoGradient("a queue handle is not differentiable")
+                          "shape of each component; empty: any (then dequeue_many needs equal shapes)"))
                     .Doc("A first-in first-out queue of tuples of tensors (one tensor per dtype in dtypes). "
                          "Enqueues wait while it holds capacity elements; dequeues wait while it is empty. "
                          "Outputs the queue's handle for enqueue, dequeue, close and queue_size."));

@@ -34,18 +34,12 @@ Status PaddingShapeFn(ShapeContext& c) {
 
 }  // namespace
 
-TFG_REGISTER_OP(OpDefBuilder("padding_fifo_queue")
+TFG_REGISTER_OP(queue::QueueMakerOp(OpDefBuilder("padding_fifo_queue")
                     .Attr("capacity", AttrType::kInt, std::nullopt, "most elements held at once")
                     .Attr("dtypes", AttrType::kTypeList, std::nullopt, "dtype of each component")
                     .Attr("shapes", AttrType::kShapeList, std::nullopt,
-                          "shape of each component, of known rank; ? marks dimensions that vary")
-                    .Attr("shared_name", AttrType::kString, std::string(),
-                          "name the queue is kept under; empty: the node's name")
-                    .Attr("container", AttrType::kString, std::string(), "reset(container) drops it")
-                    .Output("handle", "string")
-                    .Stateful()
-                    .SetShapeFn(PaddingShapeFn)
-                    .NoGradient("a queue handle is not differentiable")
+                          "shape of each component, of known rank; ? marks dimensions that vary"),
+                                        PaddingShapeFn)
                     .Doc("A first-in first-out queue whose elements may differ in the dimensions shapes marks "
                          "?; dequeue_many and dequeue_up_to pad each such dimension with zeros (empty strings) "
                          "to the largest element of the batch. Outputs the queue's handle."));

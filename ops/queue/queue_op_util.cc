@@ -146,4 +146,13 @@ OpDefBuilder DequeueBatchOpDef(std::string name, const char* n_doc) {
   return b;
 }
 
+OpDefBuilder& QueueMakerOp(OpDefBuilder& b, ShapeFn shape_fn) {
+  return b.Attr("shared_name", AttrType::kString, std::string(), "name the queue is kept under; empty: the node's name")
+      .Attr("container", AttrType::kString, std::string(), "reset(container) drops it")
+      .Output("handle", "string")
+      .Stateful()
+      .SetShapeFn(std::move(shape_fn))
+      .NoGradient("a queue handle is not differentiable");
+}
+
 }  // namespace tfg::queue

@@ -41,6 +41,10 @@ class MakeQueueKernel : public OpKernel {
 // agree; the output is a scalar handle.
 Status MakeQueueShapeFn(ShapeContext& c);
 
+// What every queue-making op declares after its own attrs: shared_name and
+// container, the handle output, statefulness, `shape_fn` and no gradient.
+OpDefBuilder& QueueMakerOp(OpDefBuilder& b, ShapeFn shape_fn = MakeQueueShapeFn);
+
 // Base of enqueue/dequeue kernels: asynchronous (they wait on the queue
 // without holding a thread), and when waiting they name the queue and its
 // state for the hang watchdog.

@@ -46,21 +46,14 @@ class RandomShuffleQueueKernel : public queue::MakeQueueKernel {
 
 }  // namespace
 
-TFG_REGISTER_OP(OpDefBuilder("random_shuffle_queue")
+TFG_REGISTER_OP(queue::QueueMakerOp(OpDefBuilder("random_shuffle_queue")
                     .Attr("capacity", AttrType::kInt, std::nullopt, "most elements held at once")
                     .Attr("min_after_dequeue", AttrType::kInt, std::nullopt,
                           "elements kept back while the queue is open, so each pick has that many to choose from")
                     .Attr("dtypes", AttrType::kTypeList, std::nullopt, "dtype of each component")
                     .Attr("shapes", AttrType::kShapeList, std::vector<PartialShape>{},
                           "shape of each component; empty: any")
-                    .Attr("seed", AttrType::kInt, int64_t{0}, "op seed; with the graph seed (--seed) fixes the order")
-                    .Attr("shared_name", AttrType::kString, std::string(),
-                          "name the queue is kept under; empty: the node's name")
-                    .Attr("container", AttrType::kString, std::string(), "reset(container) drops it")
-                    .Output("handle", "string")
-                    .Stateful()
-                    .SetShapeFn(queue::MakeQueueShapeFn)
-                    .NoGradient("a queue handle is not differentiable")
+                    .Attr("seed", AttrType::kInt, int64_t{0}, "op seed; with the graph seed (--seed) fixes the order"))
                     .Doc("A queue whose dequeues take a uniformly random stored element. While open it keeps at "
                          "least min_after_dequeue elements back (a dequeue waits until it can), so consecutive "
                          "elements mix; once closed it hands out the rest. Outputs the queue's handle."));
