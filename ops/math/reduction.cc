@@ -147,4 +147,14 @@ int64_t GridOffset(int64_t index, const std::vector<int64_t>& dims, const std::v
   return off;
 }
 
+Result<int> SingleAxis(const std::string& op, const char* input, const PartialShape& shape, int64_t axis) {
+  const int rank = shape.rank();
+  if (rank == 0) return InvalidArgument("{}: {} must have rank >= 1, got a scalar", op, input);
+  if (axis < -rank || axis >= rank) {
+    return InvalidArgument("{}: axis {} is out of range for rank {} (input shape {})", op, axis, rank,
+                           shape.ToString());
+  }
+  return static_cast<int>(axis < 0 ? axis + rank : axis);
+}
+
 }  // namespace tfg

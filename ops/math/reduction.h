@@ -20,6 +20,11 @@ namespace tfg {
 // the axis, the rank and the shape.
 Result<std::vector<bool>> ReductionAxes(const std::string& op, const AttrValue* axis, const PartialShape& shape);
 
+// The one `axis` of an op along a dimension (softmax, cumsum) as a
+// non-negative index into `shape` (of known rank). Errors: `input` (the
+// operand's name) is a scalar, or the axis is outside [-rank, rank).
+Result<int> SingleAxis(const std::string& op, const char* input, const PartialShape& shape, int64_t axis);
+
 // `dims` without the reduced ones, or with them set to 1 (keepdims).
 std::vector<int64_t> ReducedDims(const std::vector<int64_t>& dims, const std::vector<bool>& reduced, bool keepdims);
 

@@ -18,6 +18,7 @@
 #include "ops/core/dtype_traits.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/cwise_functors.h"
+#include "ops/math/reduction.h"
 
 namespace tfg::math::scan {
 namespace {
@@ -36,15 +37,8 @@ ScanAttrs ReadScanAttrs(const AttrMap& attrs) {
   return a;
 }
 
-// `axis` as a non-negative index into `shape` (of known rank).
 Result<int> ScanAxis(const std::string& op, const PartialShape& shape, int64_t axis) {
-  const int rank = shape.rank();
-  if (rank == 0) return InvalidArgument("{}: input must have rank >= 1, got a scalar", op);
-  if (axis < -rank || axis >= rank) {
-    return InvalidArgument("{}: axis {} is out of range for rank {} (input shape {})", op, axis, rank,
-                           shape.ToString());
-  }
-  return static_cast<int>(axis < 0 ? axis + rank : axis);
+  return SingleAxis(op, "input", shape, axis);
 }
 
 Status ScanShapeFn(ShapeContext& c) {

@@ -10,19 +10,14 @@
 #include "ops/core/dtype_traits.h"
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
+#include "ops/math/reduction.h"
 #include "ops/math/softmax.h"
 
 namespace tfg {
 namespace {
 
 Result<int> ResolveAxis(const std::string& op, const PartialShape& shape, int64_t axis) {
-  const int rank = shape.rank();
-  if (rank == 0) return InvalidArgument("{}: logits must have rank >= 1, got a scalar", op);
-  if (axis < -rank || axis >= rank) {
-    return InvalidArgument("{}: axis {} is out of range for rank {} (input shape {})", op, axis, rank,
-                           shape.ToString());
-  }
-  return static_cast<int>(axis < 0 ? axis + rank : axis);
+  return SingleAxis(op, "logits", shape, axis);
 }
 
 }  // namespace
