@@ -303,6 +303,14 @@ const BuiltinRegistrar kGraphBuiltins({
     ScatterDef("scatter_add", "Adds updates[i] to row indices[i] of the variable (repeated indices all add); returns "
                               "the new value."),
     ScatterDef("scatter_sub", "Subtracts updates[i] from row indices[i] of the variable; returns the new value."),
+    ScatterDef("scatter_update", "Sets row indices[i] of the variable to updates[i] (a repeated index: the last "
+                                 "wins); returns the new value."),
+    ScatterDef("scatter_nd_update", "Sets the slice of the variable at index tuple indices[i] (indices [..., d]) to "
+                                    "updates[i]; returns the new value."),
+    ScatterDef("scatter_nd_add", "Adds updates[i] to the slice of the variable at index tuple indices[i] (indices "
+                                 "[..., d]; repeated tuples all add); returns the new value."),
+    ScatterDef("scatter_nd_sub", "Subtracts updates[i] from the slice of the variable at index tuple indices[i]; "
+                                 "returns the new value."),
     {"init", {}, "Runs the initializer of every variable created so far.", Init},
     {"reset", {Opt("container", Value::Str(""))},
      "Drops the state (variable values, ...) of a container; \"\" is the default container.",
