@@ -102,6 +102,20 @@ void KeepUnnamedJobsLocal(const Graph& g, const DeviceSet& devices, const std::v
   }
 }
 
+// --device TYPE: a group that can run on a device of TYPE (every member
+// has a kernel there, and no member asked for another type) runs there.
+// No device of TYPE at all is an error, as a request for one is.
+Status PreferType(const DeviceSet& devices, const std::string& type, std::vector<std::vector<int>>& group_allowed) {
+  DeviceSpec preferred;
+  preferred.type = type;
+  TFG_ASSIGN_OR_RETURN(std::vector<int> matching, devices.Matching(preferred));
+  for (std::vector<int>& allowed : group_allowed) {
+    std::vector<int> both = Intersect(allowed, matching);
+    if (!both.empty()) allowed = std::move(both);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status CheckPlaceable(const Node& n, const DeviceSet& devices, const std::string& default_type) {
@@ -123,7 +137,10 @@ Result<std::vector<int32_t>> PlaceGraph(const Graph& g, const DeviceSet& devices
   for (const auto& node : g.nodes()) {
     const int32_t group = groups.group_of(node->id());
     problem.group[node->id()] = group;
-    TFG_ASSIGN_OR_RETURN(std::vector<int> allowed, RequestedDevices(*node, devices, default_type));
+    // The preferred type is a preference: it is applied to whole groups
+    // below, so that a variable without a kernel there and its
+    // initializer, which has one, still share a device.
+    TFG_ASSIGN_OR_RETURN(std::vector<int> allowed, RequestedDevices(*node, devices, /*default_type=*/""));
     std::vector<int> both = Intersect(group_allowed[group], allowed);
     if (both.empty()) {
       const Node* first = constrained_by[group] != nullptr ? constrained_by[group] : node.get();
@@ -135,6 +152,7 @@ Result<std::vector<int32_t>> PlaceGraph(const Graph& g, const DeviceSet& devices
     group_allowed[group] = std::move(both);
   }
   KeepUnnamedJobsLocal(g, devices, problem.group, group_allowed);
+  if (!default_type.empty()) TFG_RETURN_IF_ERROR(PreferType(devices, default_type, group_allowed));
   problem.allowed.resize(g.num_nodes());
   for (const auto& node : g.nodes()) problem.allowed[node->id()] = group_allowed[problem.group[node->id()]];
   return GreedyEarliestFinish(g, problem);

@@ -2,7 +2,11 @@
 batch, timed the same way (best of 3 repetitions of STEPS steps after a
 warm-up), on as many threads as tfg gets.
 
-python3 tests/bench/train_step_torch.py MODEL STEPS BATCH THREADS
+python3 tests/bench/train_step_torch.py MODEL STEPS BATCH THREADS [DEVICE]
+
+DEVICE (default cpu) may be cuda, for the GPU comparison of
+scripts/run-gpu-checks; each step then ends in a synchronize, as a tfg
+run() returns only when its fetches are ready.
 """
 import sys
 import torch
@@ -22,21 +26,24 @@ def build(model):
 
 def main():
     model_name, steps, batch, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    device = sys.argv[5] if len(sys.argv) > 5 else "cpu"
     torch.set_num_threads(threads)
     torch.manual_seed(1)
-    model = build(model_name)
+    model = build(model_name).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=0.001)
     loss_fn = nn.CrossEntropyLoss()
-    xs = torch.rand(batch, 28, 28)
-    ys = torch.randint(0, 10, (batch,))
+    xs = torch.rand(batch, 28, 28, device=device)
+    ys = torch.randint(0, 10, (batch,), device=device)
 
     def step():
         opt.zero_grad(set_to_none=True)
         loss = loss_fn(model(xs), ys)
         loss.backward()
         opt.step()
+        if device != "cpu":
+            torch.cuda.synchronize()
 
-    print("pytorch", model_name, "batch", batch, "step_ms", best_step_ms(step, steps))
+    print("pytorch", model_name, "on", device, "batch", batch, "step_ms", best_step_ms(step, steps))
 
 
 if __name__ == "__main__":

@@ -291,6 +291,25 @@ si = sum(i, name="si")
   EXPECT_EQ((*preferred)[s.Id("si")], 0);
 }
 
+// --device gpu with a variable, which has no GPU kernel, colocated with its
+// initializer, which has one: the preference gives way to the colocation
+// (it used to be a "contradictory device constraints" error), and the rest
+// of the graph still goes to the GPU.
+TEST(GpuPlacementTest, APreferredTypeGivesWayToColocationWithAVariable) {
+  if (!GpuKernelsBuilt()) GTEST_SKIP() << "built without CUDA: no GPU kernels";
+  CpuAndGpu devices;
+  ScriptGraph s(R"(
+w = variable([[1.0, 2.0], [3.0, 4.0]], name="w")
+x = constant([[1.0, 0.0], [0.0, 1.0]], name="x")
+loss = sum(square(matmul(x, w, name="mm")), name="loss")
+)");
+  auto placed = PlaceGraph(s.graph(), devices.set(), "gpu");
+  ASSERT_TRUE(placed.ok()) << placed.status().ToString();
+  EXPECT_EQ((*placed)[s.Id("w")], 0);
+  EXPECT_EQ((*placed)[s.Id("x")], 1);
+  EXPECT_EQ((*placed)[s.Id("mm")], 1);
+}
+
 TEST(GpuPlacementTest, AGpuRequestForAnOpWithoutAGpuKernelFailsAtItsLine) {
   if (!GpuKernelsBuilt()) GTEST_SKIP() << "built without CUDA: no GPU kernels";
   CpuAndGpu devices;
