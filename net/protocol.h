@@ -27,8 +27,9 @@ inline constexpr uint16_t kProtocolVersion = 4;
 // other's Hello envelope and WrongVersion, and a master learns why a
 // worker will not serve it, instead of waiting out a timeout.
 inline constexpr uint16_t kFirstStableVersion = 4;
-// No frame may be larger: a length in a message is never trusted beyond
-// the bytes that actually arrived, and nothing arrives beyond this.
+// No message may be larger, its head and every attachment's frame
+// together: a length in a message is never trusted beyond the bytes that
+// actually arrived, and nothing arrives beyond this.
 inline constexpr size_t kMaxMessageBytes = size_t{1} << 30;
 inline constexpr int kMaxRank = 64;
 // A numeric tensor of at least this many bytes travels as a frame of its

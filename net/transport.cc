@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <iostream>
@@ -15,6 +16,7 @@
 
 #include "net/curve.h"
 #include "net/protocol.h"
+#include "net/refusal_log.h"
 
 namespace tfg::net {
 namespace {
@@ -49,7 +51,8 @@ void ConfigureSocket(void* socket, Role role, int linger_ms) {
   int linger = linger_ms;
   zmq_setsockopt(socket, ZMQ_LINGER, &linger, sizeof(linger));
   // A frame above the protocol's limit closes the connection before it is
-  // read into memory.
+  // read into memory (a message of several frames is held to the limit in
+  // ReceiveAll).
   int64_t max_size = static_cast<int64_t>(kMaxMessageBytes);
   zmq_setsockopt(socket, ZMQ_MAXMSGSIZE, &max_size, sizeof(max_size));
   int hwm = 100000;
@@ -85,21 +88,25 @@ void LogNet(const std::string& line) {
   std::cerr << "tfg[net]: " << line << "\n" << std::flush;
 }
 
-Result<std::unique_ptr<Transport>> Transport::Start(const std::string& address, MessageHandler handler) {
+Result<std::unique_ptr<Transport>> Transport::Start(const std::string& address, MessageHandler handler,
+                                                    const TransportLimits& limits) {
   TFG_ASSIGN_OR_RETURN(std::string bind, NormalizeAddress(address));
   std::unique_ptr<Transport> t(new Transport());
   t->handler_ = std::move(handler);
+  t->limits_ = limits;
   t->context_ = zmq_ctx_new();
   if (t->context_ == nullptr) return ZmqError("cannot create a ZeroMQ context");
   t->router_ = zmq_socket(t->context_, ZMQ_ROUTER);
   if (t->router_ == nullptr) return ZmqError("cannot create a socket");
   ConfigureSocket(t->router_, Role::kServer, 0);
   TFG_RETURN_IF_ERROR(t->StartSecurity());
+  TFG_RETURN_IF_ERROR(t->WatchConnections());
   if (zmq_bind(t->router_, bind.c_str()) != 0) return ZmqError("cannot listen on " + bind);
   char endpoint[256] = {};
   size_t size = sizeof(endpoint);
   zmq_getsockopt(t->router_, ZMQ_LAST_ENDPOINT, endpoint, &size);
   t->address_ = endpoint;
+  t->listen_port_ = std::atoi(t->address_.substr(t->address_.rfind(':') + 1).c_str());
   t->wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (t->wake_fd_ < 0) return Error(Code::kUnavailable, "eventfd: {}", std::strerror(errno));
   t->thread_ = std::thread([p = t.get()] { p->Loop(); });
@@ -110,8 +117,10 @@ Transport::~Transport() {
   stop_.store(true);
   if (wake_fd_ >= 0) Wake();
   if (thread_.joinable()) thread_.join();
-  for (auto& [addr, socket] : peers_) zmq_close(socket);
+  for (auto& [addr, peer] : peers_) zmq_close(peer.socket);
+  for (auto& [addr, socket] : strangers_) zmq_close(socket);
   for (auto& [addr, socket] : monitors_) zmq_close(socket);
+  if (router_monitor_ != nullptr) zmq_close(router_monitor_);
   for (void* socket : retired_monitors_) zmq_close(socket);
   if (zap_ != nullptr) zmq_close(zap_);
   if (router_ != nullptr) zmq_close(router_);
@@ -156,9 +165,13 @@ void Transport::SendFrames(const std::string& to, std::string_view head, const s
 
 void Transport::Forget(const std::string& to) {
   std::lock_guard<std::mutex> lock(sockets_mu_);
+  ClosePeer(to);
+}
+
+void Transport::ClosePeer(const std::string& to) {
   auto it = peers_.find(to);
   if (it == peers_.end()) return;
-  zmq_close(it->second);
+  zmq_close(it->second.socket);
   peers_.erase(it);
   auto m = monitors_.find(to);
   if (m != monitors_.end()) {
@@ -199,7 +212,8 @@ bool HasMessage(void* socket) {
 void Transport::Loop() {
   std::vector<pollfd> fds;
   std::vector<std::pair<std::string, void*>> monitors;
-  const size_t first_monitor = zap_ != nullptr ? 3 : 2;
+  // fds: the ROUTER, the wake-up, the connection monitor, [ZAP], monitors.
+  const size_t first_monitor = zap_ != nullptr ? 4 : 3;
   while (!stop_.load()) {
     bool rebuilt = false;
     {
@@ -208,20 +222,24 @@ void Transport::Loop() {
       retired_monitors_.clear();
       if (monitors_changed_ || fds.empty()) {
         monitors.assign(monitors_.begin(), monitors_.end());
-        fds = {{SocketFd(router_), POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+        fds = {{SocketFd(router_), POLLIN, 0}, {wake_fd_, POLLIN, 0}, {SocketFd(router_monitor_), POLLIN, 0}};
         if (zap_ != nullptr) fds.push_back({SocketFd(zap_), POLLIN, 0});
         for (const auto& [to, monitor] : monitors) fds.push_back({SocketFd(monitor), POLLIN, 0});
         monitors_changed_ = false;
         rebuilt = true;
       }
     }
+    if (rebuilt || (fds[2].revents & POLLIN)) {
+      while (HasMessage(router_monitor_)) ReadConnectionEvent();
+    }
     ReceiveAll();
+    FlushRefusalLog();
     for (size_t i = 0; i < monitors.size(); ++i) {
       if (rebuilt || (fds[first_monitor + i].revents & POLLIN)) {
         while (HasMessage(monitors[i].second)) ReadMonitor(monitors[i].first, monitors[i].second);
       }
     }
-    if (zap_ != nullptr && (rebuilt || (fds[2].revents & POLLIN))) {
+    if (zap_ != nullptr && (rebuilt || (fds[3].revents & POLLIN))) {
       while (HasMessage(zap_)) AnswerZap();
     }
     if (poll(fds.data(), fds.size(), 200) < 0) {
@@ -236,30 +254,40 @@ void Transport::Loop() {
   }
 }
 
-// A message is [peer identity, head, attachments...]; one with no head or
-// more frames than the protocol allows is dropped whole.
+// A message is [peer identity, head, attachments...]; one with no head,
+// more frames than the protocol allows, or more bytes in all its frames
+// than kMaxMessageBytes is dropped whole. Once a message is refused, each
+// frame left is let go as soon as it is read.
 void Transport::ReceiveAll() {
   Frame identity;  // each receive into it releases the one before
   for (;;) {
     if (zmq_msg_recv(identity.msg(), router_, ZMQ_DONTWAIT) < 0) return;
     Received message;
     size_t frames = 0, bytes = 0;
+    bool refused = false;
     bool more = zmq_msg_more(identity.msg());
     while (more) {
       // The head is received where the handler reads it; attachments each
       // into a frame of their own, shared with the tensor made from it.
-      auto frame = frames == 0 ? nullptr : std::make_shared<Frame>();
-      Frame& part = frames == 0 ? message.head : *frame;
+      auto frame = frames == 0 || refused ? nullptr : std::make_shared<Frame>();
+      Frame drained;
+      Frame& part = frames == 0 ? message.head : refused ? drained : *frame;
       if (zmq_msg_recv(part.msg(), router_, ZMQ_DONTWAIT) < 0) break;
       more = zmq_msg_more(part.msg());
       bytes += part.size();
-      if (++frames > 1 && frames <= kMaxAttachments + 1) {
+      ++frames;
+      if (!refused && (bytes > kMaxMessageBytes || frames > kMaxAttachments + 1)) {
+        refused = true;
+        message = Received();  // the frames kept so far go now
+      } else if (frames > 1 && !refused) {
         message.attachments.push_back(Attachment{frame->data(), frame->size(), frame});
       }
     }
-    if (frames == 0 || frames > kMaxAttachments + 1) {
-      LogNet("dropped a message of " + std::to_string(frames) + " frames (expected a head and at most " +
-             std::to_string(kMaxAttachments) + " attachments)");
+    if (frames == 0 || refused) {
+      LogRefusal(frames == 0 ? "a message with no head" : "an oversized message",
+                 fmt::format("dropped a message of {} frames and {} bytes (a message may have a head and at most {} "
+                             "attachments, of {} bytes in all)",
+                             frames, bytes, kMaxAttachments, kMaxMessageBytes));
       continue;
     }
     g_bytes_received.fetch_add(static_cast<int64_t>(bytes));
@@ -285,10 +313,13 @@ size_t Frame::size() const { return zmq_msg_size(msg()); }
 
 void* Transport::PeerSocket(const std::string& to, bool* created) {
   auto it = peers_.find(to);
-  if (it != peers_.end()) return it->second;
-  void* socket = zmq_socket(context_, ZMQ_DEALER);
+  if (it != peers_.end()) {
+    it->second.last_used = ++use_clock_;
+    return it->second.socket;
+  }
+  if (limits_.max_peers > 0 && peers_.size() >= limits_.max_peers) EvictLeastRecentPeer();
+  void* socket = NewSocket(to);
   if (socket == nullptr) return nullptr;
-  ConfigureSocket(socket, Role::kClient, 200);
   {
     // Handshake outcomes only: they say why a peer never answers.
     const std::string name = "inproc://tfg-monitor-" + std::to_string(next_monitor_++);
@@ -305,7 +336,7 @@ void* Transport::PeerSocket(const std::string& to, bool* created) {
     }
   }
   if (zmq_connect(socket, to.c_str()) != 0) {
-    LogNet("cannot connect to " + to + ": " + zmq_strerror(zmq_errno()));
+    LogRefusal("a bad peer address", "cannot connect to " + to + ": " + zmq_strerror(zmq_errno()));
     zmq_close(socket);
     if (auto m = monitors_.find(to); m != monitors_.end()) {
       zmq_close(m->second);  // not yet polled: the I/O thread learns of it only from `created`
@@ -314,7 +345,22 @@ void* Transport::PeerSocket(const std::string& to, bool* created) {
     *created = false;
     return nullptr;
   }
-  peers_[to] = socket;
+  peers_[to] = Peer{socket, ++use_clock_};
+  return socket;
+}
+
+// A DEALER with this process's options, not yet connected. When ZeroMQ
+// or the system has no socket to give (ZMQ_MAX_SOCKETS, file
+// descriptors), the messages for `to` are dropped, and that is logged.
+void* Transport::NewSocket(const std::string& to) {
+  void* socket = zmq_socket(context_, ZMQ_DEALER);
+  if (socket == nullptr) {
+    LogRefusal("no socket to give",
+               fmt::format("cannot open a socket to {} ({} peers open): {}: its messages are dropped", to,
+                           peers_.size(), zmq_strerror(zmq_errno())));
+    return nullptr;
+  }
+  ConfigureSocket(socket, Role::kClient, 200);
   return socket;
 }
 
@@ -364,120 +410,6 @@ void Transport::SendParts(void* socket, const std::string& to, std::string_view 
     }
   }
   g_bytes_sent.fetch_add(static_cast<int64_t>(bytes));
-}
-
-// ------------------------------------------------------------------ CURVE
-
-// The ZAP handler must be bound before the ROUTER so that no connection
-// slips in unchecked.
-Status Transport::StartSecurity() {
-  const NetSettings& net = GetNetSettings();
-  if (!net.curve) return Status::OK();
-  for (const std::string& key : net.keys.authorized) authorized_.insert(Z85ToBinary(key));
-  zap_ = zmq_socket(context_, ZMQ_REP);
-  if (zap_ == nullptr) return ZmqError("cannot create the ZAP socket");
-  int linger = 0;
-  zmq_setsockopt(zap_, ZMQ_LINGER, &linger, sizeof(linger));
-  if (zmq_bind(zap_, "inproc://zeromq.zap.01") != 0) return ZmqError("cannot start the ZAP handler");
-  return Status::OK();
-}
-
-namespace {
-
-std::vector<std::string> ReceiveParts(void* socket) {
-  std::vector<std::string> parts;
-  int more = 1;
-  while (more) {
-    zmq_msg_t msg;
-    zmq_msg_init(&msg);
-    if (zmq_msg_recv(&msg, socket, ZMQ_DONTWAIT) < 0) {
-      zmq_msg_close(&msg);
-      break;
-    }
-    parts.emplace_back(static_cast<const char*>(zmq_msg_data(&msg)), zmq_msg_size(&msg));
-    more = zmq_msg_more(&msg);
-    zmq_msg_close(&msg);
-  }
-  return parts;
-}
-
-}  // namespace
-
-// A ZAP request (RFC 27): version, request id, domain, address, identity,
-// mechanism, then the client's 32-byte public key for CURVE.
-void Transport::AnswerZap() {
-  std::vector<std::string> req = ReceiveParts(zap_);
-  // A REP socket must answer before it can receive again: even a request
-  // libzmq would never send gets a refusal.
-  req.resize(std::max<size_t>(req.size(), 6));
-  const bool ok = req.size() == 7 && req[0] == "1.0" && req[5] == "CURVE" && authorized_.count(req[6]) != 0;
-  if (!ok && refused_logged_.insert(req.size() == 7 ? req[6] : req[5]).second) {
-    LogNet("refused a " + req[5] + " client at " + req[3] + ": its key is not in --curve-keys DIR/authorized");
-  }
-  const std::string status = ok ? "200" : "400";
-  const std::string text = ok ? "OK" : "not authorized";
-  const std::string reply[6] = {"1.0", req[1], status, text, "", ""};
-  for (int i = 0; i < 6; ++i) zmq_send(zap_, reply[i].data(), reply[i].size(), i < 5 ? ZMQ_SNDMORE : 0);
-}
-
-namespace {
-
-// Handshakes in a row that a peer which accepted the connection broke off
-// before it is taken as refusing for good. When one side uses CURVE and
-// the other does not, the side that reads the other's greeting first hangs
-// up, and the other side often learns only that the connection broke (no
-// detail) before it can read why: each attempt (one per reconnect
-// interval, 100 ms) may or may not name the mismatch.
-constexpr int kBrokenHandshakesRefused = 3;
-
-}  // namespace
-
-// A monitor event: [u16 event, u32 value] and the endpoint.
-void Transport::ReadMonitor(const std::string& to, void* monitor) {
-  std::vector<std::string> parts = ReceiveParts(monitor);
-  if (parts.empty() || parts[0].size() < 6) return;
-  uint16_t event;
-  uint32_t value;
-  std::memcpy(&event, parts[0].data(), 2);
-  std::memcpy(&value, parts[0].data() + 2, 4);
-  std::string problem;
-  bool lasting = false;
-  RefusalHandler on_refusal;
-  {
-    std::lock_guard<std::mutex> lock(problems_mu_);
-    int& broken = broken_handshakes_[to];
-    broken = event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED ? 0 : broken + 1;
-    if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) {
-      problem = "refused the connection: not authorized (this process's --curve-keys client key is not in its "
-                "authorized/)";
-      lasting = true;
-    } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL && value == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH) {
-      problem = "refused the connection: it does not use CURVE security (--curve-keys on one side only)";
-      lasting = true;
-    } else if (event != ZMQ_EVENT_HANDSHAKE_SUCCEEDED && broken >= kBrokenHandshakesRefused) {
-      problem = fmt::format(
-          "refused the connection: it broke off {} handshakes in a row (--curve-keys on one side only, another "
-          "cluster's keys, or not a tfg worker)",
-          broken);
-      lasting = true;
-    } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL || event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL) {
-      problem = "the CURVE handshake failed (another cluster's server key?)";
-    }
-    problems_[to] = problem;
-    if (lasting) on_refusal = on_refusal_;
-  }
-  if (on_refusal) on_refusal(to, problem);
-}
-
-void Transport::OnRefusal(RefusalHandler handler) {
-  std::lock_guard<std::mutex> lock(problems_mu_);
-  on_refusal_ = std::move(handler);
-}
-
-std::string Transport::PeerProblem(const std::string& to) const {
-  std::lock_guard<std::mutex> lock(problems_mu_);
-  auto it = problems_.find(to);
-  return it == problems_.end() ? "" : it->second;
 }
 
 TrafficCount NetworkTraffic() { return {g_bytes_sent.load(), g_bytes_received.load()}; }

@@ -18,10 +18,16 @@
 // failed (PeerProblem), so a refused master says "not authorized" instead
 // of only timing out. Payload compression belongs to the tensor codec
 // (net/wire.cc), not here.
+//
+// What a peer can make a process hold is bounded (TransportLimits): the
+// connections accepted, the sockets kept to peers, the bytes of one
+// message, and the sockets that answer strangers (SendToStranger). Each
+// refusal is logged through net/refusal_log.h.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -85,6 +91,23 @@ struct Received {
   std::vector<Attachment> attachments;
 };
 
+// Caps on what peers can make a Transport hold (docs/distributed.md,
+// "Limits").
+struct TransportLimits {
+  // Connections accepted at once; one more is closed as soon as it is
+  // accepted. Connections that do not finish ZeroMQ's handshake within
+  // handshake_seconds, or stop answering its heartbeats, are closed too.
+  int max_connections = 256;
+  double handshake_seconds = 5;
+  // Sockets kept to peers (each connects and reconnects to its address):
+  // making one more closes the least recently used.
+  size_t max_peers = 256;
+  // Answers to strangers (a Hello this process will not serve): sockets
+  // kept for them (the oldest closed first), and answers a second.
+  size_t max_stranger_sockets = 8;
+  int stranger_replies_per_second = 20;
+};
+
 class Transport {
  public:
   // Runs on the I/O thread with each message received, in order, and may
@@ -94,7 +117,8 @@ class Transport {
 
   // Binds the ROUTER socket to `address` (NormalizeAddress) and starts the
   // I/O thread.
-  static Result<std::unique_ptr<Transport>> Start(const std::string& address, MessageHandler handler);
+  static Result<std::unique_ptr<Transport>> Start(const std::string& address, MessageHandler handler,
+                                                  const TransportLimits& limits = {});
   // Stops the thread and waits up to 200 ms for messages to leave;
   // messages for peers that are gone are dropped.
   ~Transport();
@@ -111,6 +135,13 @@ class Transport {
   // An encoded message, or a head of any bytes (tests).
   void Send(const std::string& to, const EncodedMessage& message);
   void Send(const std::string& to, std::string_view head) { SendFrames(to, head, {}); }
+  // A reply to a peer this process keeps no state for (a refused Hello):
+  // sent from a small pool of sockets, the oldest closed to make room, and
+  // at most stranger_replies_per_second of them (false: not sent, over
+  // that rate), so that a storm of Hellos naming a thousand reply
+  // addresses leaves no socket behind to each. Uses the peer's own socket
+  // when it has one.
+  bool SendToStranger(const std::string& to, const Message& m);
   // Closes the socket to `to`, dropping what is queued for it.
   void Forget(const std::string& to);
   // Why the last handshake with the peer at `to` failed ("" when none did):
@@ -129,6 +160,13 @@ class Transport {
   void Wake();
   void ReceiveAll();
   void* PeerSocket(const std::string& to, bool* created);  // needs sockets_mu_
+  void* NewSocket(const std::string& to);                  // needs sockets_mu_
+  void ClosePeer(const std::string& to);                   // needs sockets_mu_
+  void EvictLeastRecentPeer();                             // needs sockets_mu_
+  bool TakeStrangerReply();                                // needs sockets_mu_
+  void* StrangerSocket(const std::string& to);             // needs sockets_mu_
+  Status WatchConnections();
+  void ReadConnectionEvent();
   void SendFrames(const std::string& to, std::string_view head, const std::vector<Tensor>& attachments);
   void SendParts(void* socket, const std::string& to, std::string_view head,
                  const std::vector<Tensor>& attachments);  // needs sockets_mu_
@@ -142,7 +180,22 @@ class Transport {
   std::string address_;
   MessageHandler handler_;
   std::mutex sockets_mu_;
-  std::unordered_map<std::string, void*> peers_;     // the DEALERs; guarded by sockets_mu_
+  TransportLimits limits_;
+  struct Peer {
+    void* socket = nullptr;  // the DEALER
+    uint64_t last_used = 0;  // use_clock_ when last sent to
+  };
+  std::unordered_map<std::string, Peer> peers_;  // guarded by sockets_mu_
+  uint64_t use_clock_ = 0;                       // guarded by sockets_mu_
+  // Sockets to strangers, oldest first; guarded by sockets_mu_.
+  std::deque<std::pair<std::string, void*>> strangers_;
+  double stranger_tokens_ = 0;         // replies that may go now; guarded by sockets_mu_
+  int64_t stranger_refilled_ns_ = 0;   // steady clock; guarded by sockets_mu_
+  // The ROUTER's monitor (accepted and closed connections), and the file
+  // descriptors of the connections open now; I/O thread only.
+  void* router_monitor_ = nullptr;
+  std::unordered_set<int> connections_;
+  int listen_port_ = 0;  // the bound port: an accepted connection's local port
   std::unordered_map<std::string, void*> monitors_;  // peer address -> its monitor; guarded by sockets_mu_
   // Monitors of forgotten peers, for the I/O thread (which may be polling
   // them) to close; guarded by sockets_mu_.
@@ -150,7 +203,6 @@ class Transport {
   bool monitors_changed_ = false;  // since the I/O thread last read monitors_; guarded by sockets_mu_
   void* zap_ = nullptr;                                     // the ZAP handler socket (CURVE only)
   std::unordered_set<std::string> authorized_;              // binary client keys
-  std::unordered_set<std::string> refused_logged_;          // I/O thread only
   int next_monitor_ = 0;
   mutable std::mutex problems_mu_;
   std::unordered_map<std::string, std::string> problems_;  // guarded by problems_mu_

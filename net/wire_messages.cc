@@ -274,11 +274,12 @@ Result<size_t> EncodeMessage(const Message& m, std::string& buffer, std::vector<
   } catch (const std::exception& e) {
     return InvalidArgument("cannot encode a {} message: {}", MessageKindName(m.kind), e.what());
   }
-  size_t largest = size;
-  for (size_t i = first_attachment; i < attachments.size(); ++i) largest = std::max(largest, attachments[i].bytes());
-  if (largest > kMaxMessageBytes || attachments.size() - first_attachment > kMaxAttachments) {
-    return Error(Code::kResourceExhausted, "a {} message with a frame of {} bytes is above the limit of {}",
-                 MessageKindName(m.kind), largest, kMaxMessageBytes);
+  // The receiver refuses a message whose frames add up to more.
+  size_t total = size;
+  for (size_t i = first_attachment; i < attachments.size(); ++i) total += attachments[i].bytes();
+  if (total > kMaxMessageBytes || attachments.size() - first_attachment > kMaxAttachments) {
+    return Error(Code::kResourceExhausted, "a {} message of {} bytes is above the limit of {}",
+                 MessageKindName(m.kind), total, kMaxMessageBytes);
   }
   return size;
 }

@@ -1,23 +1,22 @@
 #include "interp/distributed/worker.h"
 
-#include <csignal>
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <iostream>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
 
 #include "devices/cpu/cpu_device.h"
+#include "interp/distributed/registered_graph.h"
 #include "interp/runtime/executor.h"
 #include "interp/runtime/plan.h"
 #include "interp/runtime/thread_pool.h"
-#include "net/curve.h"
 #include "net/graph_codec.h"
+#include "net/refusal_log.h"
 #include "net/remote_rendezvous.h"
 #include "net/transport.h"
 #include "ops/core/cancellation.h"
-#include "ops/core/file_root.h"
 
 namespace tfg {
 namespace {
@@ -25,27 +24,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using net::Message;
 using net::MessageKind;
-
-struct RegisteredGraph {
-  std::shared_ptr<const Plan> plan;
-  std::vector<Output> feeds;  // in the plan's graph: what each fed value must match
-};
-
-// A feed from the network must be what its placeholder takes: kernels
-// trust the dtype and shape of their inputs.
-Status CheckFeeds(const RegisteredGraph& g, const std::vector<Tensor>& values) {
-  if (values.size() != g.feeds.size()) {
-    return InvalidArgument("{} feeds for a graph that takes {}", values.size(), g.feeds.size());
-  }
-  for (size_t i = 0; i < values.size(); ++i) {
-    const Output& o = g.feeds[i];
-    if (!values[i].IsInitialized() || values[i].dtype() != o.dtype() || !o.shape().IsCompatibleWith(values[i].shape())) {
-      return InvalidArgument("feed for '{}': expected {} {}, got {}", o.name(), DTypeName(o.dtype()),
-                             o.shape().ToString(), values[i].IsInitialized() ? values[i].DebugString() : "nothing");
-    }
-  }
-  return Status::OK();
-}
 
 // One master's state on this worker.
 struct WorkerSession {
@@ -73,6 +51,8 @@ struct WorkerService::Impl {
   void OnMessage(net::Received& received);
   void Dispatch(Message&& m);
   void Reply(const std::string& to, Message m);
+  void ReplyToStranger(const std::string& to, Message m);
+  Status AdmitSession(const Message& hello, const std::string& master);
   void OnHello(const Message& m);
   void OnHelloOfOtherVersion(const Message& envelope);
   Status OnRegister(WorkerSession& s, const net::RegisterGraph& r);
@@ -86,6 +66,7 @@ struct WorkerService::Impl {
   Status Push(WorkerSession* s, const std::string& task, const net::TensorTransfer& t);
   std::shared_ptr<WorkerSession> Find(uint64_t id);
   void Drop(uint64_t id, const std::string& why);
+  void ForgetUnusedPeers(const WorkerSession& dropped);  // needs mu
   void ReapSilent();
 
   WorkerOptions options;
@@ -107,6 +88,17 @@ void WorkerService::Impl::Reply(const std::string& to, Message m) {
   if (Status s = transport->Send(to, m); !s.ok()) net::LogNet("cannot encode a reply: " + s.message());
 }
 
+// A refusal keeps nothing: no session, and no socket of its own to `to`
+// (net::Transport::SendToStranger).
+void WorkerService::Impl::ReplyToStranger(const std::string& to, Message m) {
+  m.reply_to = transport->address();
+  if (!transport->SendToStranger(to, m)) {
+    net::LogRefusal("an answer to a stranger over the rate",
+                    fmt::format("did not answer {}: more refusals to answer than {} a second", to,
+                                net::TransportLimits().stranger_replies_per_second));
+  }
+}
+
 std::shared_ptr<WorkerSession> WorkerService::Impl::Find(uint64_t id) {
   std::lock_guard<std::mutex> lock(mu);
   auto it = sessions.find(id);
@@ -121,7 +113,8 @@ void WorkerService::Impl::OnMessage(net::Received& received) {
   Message m;
   const Status decoded = net::DecodeMessage(head, std::move(received.attachments), m);
   if (decoded.ok()) return Dispatch(std::move(m));
-  net::LogNet("refused a message of " + std::to_string(head.size()) + " bytes: " + decoded.message());
+  net::LogRefusal(net::MalformedMessageKind(decoded.message()),
+                  "refused a message of " + std::to_string(head.size()) + " bytes: " + decoded.message());
   auto header = net::DecodeHeader(head);
   if (!header.ok()) return;
   if (header->version != net::kProtocolVersion) return OnHelloOfOtherVersion(*header);
@@ -140,7 +133,8 @@ void WorkerService::Impl::Dispatch(Message&& m) {
   std::shared_ptr<WorkerSession> s = Find(m.session_id);
   if (s == nullptr) {
     if (m.kind != MessageKind::kTensor && m.kind != MessageKind::kCloseSession) {
-      net::LogNet(std::string("a ") + net::MessageKindName(m.kind) + " for an unknown session: ignored");
+      net::LogRefusal("a message for an unknown session",
+                      std::string("a ") + net::MessageKindName(m.kind) + " for an unknown session: ignored");
     }
     return;
   }
@@ -162,7 +156,9 @@ void WorkerService::Impl::Dispatch(Message&& m) {
     }
     case MessageKind::kRunStep: return OnRunStep(std::move(s), std::move(m));
     case MessageKind::kTensor:
-      if (Status st = s->runs.Deliver(std::move(m.tensor)); !st.ok()) net::LogNet("refused a tensor: " + st.message());
+      if (Status st = s->runs.Deliver(std::move(m.tensor)); !st.ok()) {
+        net::LogRefusal("a tensor", "refused a tensor: " + st.message());
+      }
       return;
     case MessageKind::kAbortStep: {
       std::shared_ptr<CancellationManager> cm;
@@ -186,7 +182,10 @@ void WorkerService::Impl::Dispatch(Message&& m) {
 void WorkerService::Impl::OnHelloOfOtherVersion(const Message& envelope) {
   if (envelope.kind != MessageKind::kHello) return;
   auto master = net::NormalizeAddress(envelope.reply_to);
-  if (!master.ok()) return net::LogNet("a Hello with a bad reply address: " + master.status().message());
+  if (!master.ok()) {
+    return net::LogRefusal("a Hello with a bad reply address",
+                           "a Hello with a bad reply address: " + master.status().message());
+  }
   Message reply;
   reply.kind = MessageKind::kWrongVersion;
   reply.request_id = envelope.request_id;
@@ -194,7 +193,7 @@ void WorkerService::Impl::OnHelloOfOtherVersion(const Message& envelope) {
   reply.status.message = fmt::format(
       "the worker at {} speaks tfg protocol version {}, the master {}: start every task from the same tfg build",
       transport->address(), net::kProtocolVersion, envelope.version);
-  Reply(*master, std::move(reply));
+  ReplyToStranger(*master, std::move(reply));
 }
 
 void WorkerService::Impl::OnHello(const Message& m) {
@@ -204,13 +203,13 @@ void WorkerService::Impl::OnHello(const Message& m) {
   reply.session_id = m.session_id;
   reply.registry_hash = net::OpRegistryHash();
   auto master = net::NormalizeAddress(m.reply_to);
-  if (!master.ok()) return net::LogNet("a Hello with a bad reply address: " + master.status().message());
-  if (m.hello.registry_hash != reply.registry_hash) {
-    reply.status = net::ToWire(Error(Code::kFailedPrecondition,
-                                     "the worker at {} was built with other ops than the master (op registry hash "
-                                     "{:x} vs {:x}): run the same tfg build everywhere",
-                                     transport->address(), reply.registry_hash, m.hello.registry_hash));
-    return Reply(*master, std::move(reply));
+  if (!master.ok()) {
+    return net::LogRefusal("a Hello with a bad reply address",
+                           "a Hello with a bad reply address: " + master.status().message());
+  }
+  if (Status admitted = AdmitSession(m, *master); !admitted.ok()) {
+    reply.status = net::ToWire(admitted);
+    return ReplyToStranger(*master, std::move(reply));
   }
   const uint64_t id = m.session_id;
   auto s = std::make_shared<WorkerSession>(id, m.hello.task, *master,
@@ -224,10 +223,42 @@ void WorkerService::Impl::OnHello(const Message& m) {
   s->last_heard.store(Now());
   {
     std::lock_guard<std::mutex> lock(mu);
-    if (sessions.count(m.session_id) == 0) sessions[m.session_id] = s;
+    if (sessions.count(m.session_id) == 0) {
+      if (sessions.size() >= static_cast<size_t>(std::max(options.max_sessions, 1))) {
+        // AdmitSession found room, and another Hello took it since.
+        reply.status = net::ToWire(Error(Code::kResourceExhausted, "the worker at {} serves {} masters already",
+                                         transport->address(), sessions.size()));
+        return ReplyToStranger(*master, std::move(reply));
+      }
+      sessions[m.session_id] = s;
+    }
   }
   net::LogNet("session " + std::to_string(m.session_id) + " from " + *master + " as " + m.hello.task);
   Reply(*master, std::move(reply));
+}
+
+// A Hello is refused, and logged, when its master has other ops than ours,
+// or this worker serves as many masters as it may (a Hello for a session
+// it has is answered again).
+Status WorkerService::Impl::AdmitSession(const Message& m, const std::string& master) {
+  const uint64_t ours = net::OpRegistryHash();
+  if (m.hello.registry_hash != ours) {
+    net::LogRefusal("a Hello of other ops", fmt::format("refused a Hello from {}: op registry hash {:x}, ours {:x}",
+                                                        master, m.hello.registry_hash, ours));
+    return Error(Code::kFailedPrecondition,
+                 "the worker at {} was built with other ops than the master (op registry hash {:x} vs {:x}): run "
+                 "the same tfg build everywhere",
+                 transport->address(), ours, m.hello.registry_hash);
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  const size_t limit = static_cast<size_t>(std::max(options.max_sessions, 1));
+  if (sessions.size() < limit || sessions.count(m.session_id) != 0) return Status::OK();
+  net::LogRefusal("a Hello over the session cap",
+                  fmt::format("refused a Hello from {}: {} masters are served already (the limit)", master,
+                              sessions.size()));
+  return Error(Code::kResourceExhausted,
+               "the worker at {} serves {} masters already, its limit: try again when one of them has ended",
+               transport->address(), sessions.size());
 }
 
 Status WorkerService::Impl::Push(WorkerSession* s, const std::string& task, const net::TensorTransfer& t) {
@@ -262,7 +293,14 @@ Status WorkerService::Impl::OnRegister(WorkerSession& s, const net::RegisterGrap
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan, BuildPlan(*graph, feeds, fetches, targets, &device));
   plan->graph = std::shared_ptr<const Graph>(std::move(graph));
   std::lock_guard<std::mutex> lock(s.mu);
-  if (s.graphs.size() >= 10000) return Error(Code::kResourceExhausted, "too many graphs registered");
+  const size_t limit = static_cast<size_t>(std::max(options.max_partitions_per_session, 1));
+  if (s.graphs.size() >= limit && s.graphs.count(r.graph_handle) == 0) {
+    net::LogRefusal("a partition over the cap", fmt::format("refused a partition from {}: {} are registered already "
+                                                            "(the limit)",
+                                                            s.master, s.graphs.size()));
+    return Error(Code::kResourceExhausted, "{} partitions of this master are registered on {} already, its limit",
+                 s.graphs.size(), s.task);
+  }
   s.graphs[r.graph_handle] = RegisteredGraph{std::move(plan), std::move(feeds)};
   return Status::OK();
 }
@@ -345,6 +383,9 @@ void WorkerService::Impl::RunOneStep(const std::shared_ptr<WorkerSession>& s, co
 }
 
 void WorkerService::Impl::ReplyStepDone(const WorkerSession& s, const Message& m, Result<std::vector<Tensor>> result) {
+  // A dropped session's master has gone or stopped listening: a reply
+  // would only open a socket to it again.
+  if (Find(s.id).get() != &s) return;
   Message reply;
   reply.kind = MessageKind::kStepDone;
   reply.request_id = m.request_id;
@@ -371,6 +412,7 @@ void WorkerService::Impl::Drop(uint64_t id, const std::string& why) {
     if (it == sessions.end()) return;
     s = it->second;
     sessions.erase(it);
+    ForgetUnusedPeers(*s);
   }
   std::vector<std::shared_ptr<CancellationManager>> active;
   {
@@ -381,6 +423,23 @@ void WorkerService::Impl::Drop(uint64_t id, const std::string& why) {
   s->runs.AbortAll(Error(Code::kCancelled, "the session ended"));
   net::LogNet("session " + std::to_string(id) + " (" + s->task + ") dropped with its state: " + why);
   // Steps still running hold the session; its resources go with the last.
+}
+
+// The sockets to the dropped session's master and tasks close, unless
+// another session uses them: a worker that serves master after master
+// keeps no socket to any of the ones gone. Under `mu`, so that a session
+// being admitted cannot start to use one in between.
+void WorkerService::Impl::ForgetUnusedPeers(const WorkerSession& dropped) {
+  std::vector<std::string> gone = {dropped.master};
+  for (const auto& [task, address] : dropped.addresses) gone.push_back(address);
+  for (const std::string& address : gone) {
+    bool used = false;
+    for (const auto& [id, s] : sessions) {
+      used = used || s->master == address;
+      for (const auto& [task, other] : s->addresses) used = used || other == address;
+    }
+    if (!used) transport->Forget(address);
+  }
 }
 
 void WorkerService::Impl::ReapSilent() {
@@ -428,35 +487,6 @@ void WorkerService::Serve(const std::atomic<bool>& stop) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     impl_->ReapSilent();
   }
-}
-
-namespace {
-std::atomic<bool> g_stop{false};
-extern "C" void OnWorkerSignal(int) { g_stop.store(true); }
-}  // namespace
-
-int RunWorker(const WorkerOptions& options) {
-  if (Status s = SetFileRoot(options.data_dir.empty() ? "." : options.data_dir); !s.ok()) {
-    std::cerr << "tfg: " << s.message() << "\n";
-    return 2;
-  }
-  auto worker = WorkerService::Start(options);
-  if (!worker.ok()) {
-    std::cerr << "tfg: " << worker.status().message() << "\n";
-    return 1;
-  }
-  struct sigaction sa {};
-  sa.sa_handler = OnWorkerSignal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-  std::cout << "tfg worker listening on " << (*worker)->address() << std::endl;
-  net::LogNet("files: only under " + FileRoot() + (net::GetNetSettings().curve ? "; CURVE security on" : ""));
-  (*worker)->Serve(g_stop);
-  worker->reset();
-  std::cout << "tfg worker stopped" << std::endl;
-  if (options.stats) std::cerr << net::NetworkTrafficReport() << std::flush;
-  return 0;
 }
 
 }  // namespace tfg

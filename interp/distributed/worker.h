@@ -3,7 +3,8 @@
 // per master session: registered graphs, and a ResourceMgr holding the
 // variables, queues and other resources of the partitions, which outlives
 // steps. A session whose master stops sending heartbeats for
-// `master_timeout_seconds` is dropped with all its state.
+// `master_timeout_seconds` is dropped with all its state. What peers can
+// make a worker hold is capped (docs/distributed.md, "Limits").
 #pragma once
 
 #include <atomic>
@@ -22,6 +23,11 @@ struct WorkerOptions {
   // directory); see ops/core/file_root.h.
   std::string data_dir;
   bool stats = false;  // print the bytes sent and received at exit
+  // Masters served at once: a Hello beyond this is refused (a session
+  // ends when its master closes it or goes silent).
+  int max_sessions = 64;
+  // Partitions one master may register (each keeps a graph and its plan).
+  int max_partitions_per_session = 1000;
 };
 
 class WorkerService {

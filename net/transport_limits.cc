@@ -1,0 +1,179 @@
+// The parts of Transport that bound what peers can make it hold
+// (TransportLimits): accepted connections, sockets kept to peers, and
+// the answers to strangers.
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <zmq.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "net/refusal_log.h"
+#include "net/transport.h"
+
+namespace tfg::net {
+
+// ------------------------------------------------------------ connections
+
+// The ROUTER's monitor reports each connection accepted and each one that
+// ended, with its file descriptor. Heartbeats close a connection whose
+// peer stops answering ZeroMQ's pings: a machine that vanished without
+// closing its connections, or a peer that speaks ZMTP by hand and then
+// sits (libzmq answers pings itself, so a live tfg peer always does).
+// libzmq counts a frame as an answer only once it has arrived whole, so the
+// timeout leaves a 1 GiB frame time to cross a slow network (300 s: about
+// 3.5 MB/s).
+Status Transport::WatchConnections() {
+  const int handshake_ms = static_cast<int>(limits_.handshake_seconds * 1000);
+  const int heartbeat_ms = 30000, heartbeat_timeout_ms = 300000;
+  zmq_setsockopt(router_, ZMQ_HANDSHAKE_IVL, &handshake_ms, sizeof(handshake_ms));
+  zmq_setsockopt(router_, ZMQ_HEARTBEAT_IVL, &heartbeat_ms, sizeof(heartbeat_ms));
+  zmq_setsockopt(router_, ZMQ_HEARTBEAT_TIMEOUT, &heartbeat_timeout_ms, sizeof(heartbeat_timeout_ms));
+  const std::string name = "inproc://tfg-connections-" + std::to_string(reinterpret_cast<uintptr_t>(this));
+  if (zmq_socket_monitor(router_, name.c_str(), ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED) != 0) {
+    return Error(Code::kUnavailable, "cannot watch the connections: {}", zmq_strerror(zmq_errno()));
+  }
+  router_monitor_ = zmq_socket(context_, ZMQ_PAIR);
+  if (router_monitor_ == nullptr || zmq_connect(router_monitor_, name.c_str()) != 0) {
+    return Error(Code::kUnavailable, "cannot watch the connections: {}", zmq_strerror(zmq_errno()));
+  }
+  return Status::OK();
+}
+
+namespace {
+
+// Whether `fd` is a connection accepted on `port`: by the time its event is
+// read, libzmq may have closed it and the number gone to another file.
+bool IsAcceptedOn(int fd, int port) {
+  sockaddr_storage local{};
+  socklen_t size = sizeof(local);
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &size) != 0) return false;
+  if (local.ss_family == AF_INET) return ntohs(reinterpret_cast<sockaddr_in*>(&local)->sin_port) == port;
+  if (local.ss_family == AF_INET6) return ntohs(reinterpret_cast<sockaddr_in6*>(&local)->sin6_port) == port;
+  return false;
+}
+
+}  // namespace
+
+// A connection over the cap is shut down (not closed: the descriptor is
+// libzmq's, which then sees the connection end and closes it).
+void Transport::ReadConnectionEvent() {
+  zmq_msg_t event_msg, address_msg;
+  zmq_msg_init(&event_msg);
+  zmq_msg_init(&address_msg);
+  const bool got = zmq_msg_recv(&event_msg, router_monitor_, ZMQ_DONTWAIT) >= 0 && zmq_msg_more(&event_msg) &&
+                   zmq_msg_recv(&address_msg, router_monitor_, ZMQ_DONTWAIT) >= 0;
+  uint16_t event = 0;
+  uint32_t fd = 0;
+  if (got && zmq_msg_size(&event_msg) >= 6) {
+    std::memcpy(&event, zmq_msg_data(&event_msg), 2);
+    std::memcpy(&fd, static_cast<char*>(zmq_msg_data(&event_msg)) + 2, 4);
+  }
+  const std::string peer(static_cast<const char*>(zmq_msg_data(&address_msg)), zmq_msg_size(&address_msg));
+  zmq_msg_close(&event_msg);
+  zmq_msg_close(&address_msg);
+  const int socket_fd = static_cast<int>(fd);
+  if (event == ZMQ_EVENT_DISCONNECTED) {
+    connections_.erase(socket_fd);
+    return;
+  }
+  if (event != ZMQ_EVENT_ACCEPTED) return;
+  if (limits_.max_connections <= 0 || connections_.size() < static_cast<size_t>(limits_.max_connections)) {
+    connections_.insert(socket_fd);
+    return;
+  }
+  if (!IsAcceptedOn(socket_fd, listen_port_)) return;
+  shutdown(socket_fd, SHUT_RDWR);
+  LogRefusal("a connection over the cap",
+             fmt::format("refused a connection: {} are open already (the limit)", connections_.size()));
+}
+
+// ------------------------------------------------------------ peer sockets
+
+namespace {
+
+// A socket closed to make room goes at once, with what it still holds:
+// lingering, each would keep its descriptors for a while, and a storm of
+// new addresses would pile them up.
+void CloseNow(void* socket) {
+  const int linger = 0;
+  zmq_setsockopt(socket, ZMQ_LINGER, &linger, sizeof(linger));
+  zmq_close(socket);
+}
+
+}  // namespace
+
+// The peer sent to longest ago loses its socket (what it still held to
+// send is dropped: it is the one least in use); a later message to it
+// makes a new one.
+void Transport::EvictLeastRecentPeer() {
+  auto oldest = std::min_element(peers_.begin(), peers_.end(),
+                                 [](const auto& a, const auto& b) { return a.second.last_used < b.second.last_used; });
+  if (oldest == peers_.end()) return;
+  LogRefusal("a peer over the cap", fmt::format("closed the socket to {}, the least recently used of {} peers (the "
+                                                "limit)",
+                                                oldest->first, peers_.size()));
+  const std::string to = oldest->first;
+  const int linger = 0;
+  zmq_setsockopt(oldest->second.socket, ZMQ_LINGER, &linger, sizeof(linger));
+  ClosePeer(to);
+}
+
+// -------------------------------------------------------------- strangers
+
+// A bucket of stranger_replies_per_second replies, refilled at that rate.
+bool Transport::TakeStrangerReply() {
+  const double rate = limits_.stranger_replies_per_second;
+  const int64_t now =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  stranger_tokens_ =
+      stranger_refilled_ns_ == 0
+          ? rate
+          : std::min(rate, stranger_tokens_ + static_cast<double>(now - stranger_refilled_ns_) * 1e-9 * rate);
+  stranger_refilled_ns_ = now;
+  if (stranger_tokens_ < 1) return false;
+  stranger_tokens_ -= 1;
+  return true;
+}
+
+// A stranger's socket has no monitor: why its handshake failed is of no use.
+void* Transport::StrangerSocket(const std::string& to) {
+  for (const auto& [address, socket] : strangers_) {
+    if (address == to) return socket;
+  }
+  while (!strangers_.empty() && strangers_.size() >= std::max<size_t>(limits_.max_stranger_sockets, 1)) {
+    CloseNow(strangers_.front().second);
+    strangers_.pop_front();
+  }
+  void* socket = NewSocket(to);
+  if (socket == nullptr) return nullptr;
+  if (zmq_connect(socket, to.c_str()) != 0) {
+    LogRefusal("a bad peer address", "cannot connect to " + to + ": " + zmq_strerror(zmq_errno()));
+    zmq_close(socket);
+    return nullptr;
+  }
+  strangers_.emplace_back(to, socket);
+  return socket;
+}
+
+bool Transport::SendToStranger(const std::string& to, const Message& m) {
+  EncodedMessage encoded;
+  if (auto e = EncodeMessage(m); e.ok()) {
+    encoded = std::move(*e);
+  } else {
+    LogNet("cannot encode a reply: " + e.status().message());
+    return true;  // not a matter of rate
+  }
+  std::lock_guard<std::mutex> lock(sockets_mu_);
+  if (auto it = peers_.find(to); it != peers_.end()) {
+    it->second.last_used = ++use_clock_;
+    SendParts(it->second.socket, to, encoded.head, encoded.attachments);
+    return true;
+  }
+  if (!TakeStrangerReply()) return false;
+  if (void* socket = StrangerSocket(to)) SendParts(socket, to, encoded.head, encoded.attachments);
+  return true;
+}
+
+}  // namespace tfg::net

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""A worker under hostile peers (docs/distributed.md, "Limits"), end to end
+with a real `tfg --worker`: a storm of Hellos it refuses, each naming a
+reply address of its own; a message whose frames are each under the 1 GiB
+limit and together above it; more connections than it accepts. After
+each, a real master script must still run on the same worker; the
+worker's open file descriptors (/proc/PID/fd) must stay bounded, and its
+log must account for every refusal, rate-limited.
+
+usage: hostile_peers_test.py TFG_BINARY
+"""
+
+import os
+import re
+import socket
+import struct
+import sys
+import time
+import unittest
+
+import worker_test
+from worker_test import DEADLINE, MAGIC, PROTOCOL, WorkerFixture, varint, zmtp_dealer
+
+HELLO = 1
+# net/protocol.h: kMaxMessageBytes, the limit on a message's frames together.
+MAX_MESSAGE_BYTES = 1 << 30
+# interp/distributed/worker.h and net/transport.h: the default caps.
+MAX_CONNECTIONS = 256
+# Descriptors a storm may add for a moment: the 8 sockets kept for
+# answers to strangers, each with its connection, and those closing.
+SLACK_FDS = 48
+
+
+def string(b):
+    return varint(len(b)) + b
+
+
+def hello(reply_to, registry_hash, session):
+    """A Hello of our protocol version (net/wire_messages.cc, SaveHello): fixed
+    registry hash, task, an empty cluster, heartbeat 1.0, no compression."""
+    envelope = (b"\x01" + struct.pack("<IHB", MAGIC, PROTOCOL, HELLO) + varint(1) + struct.pack("<Q", session) +
+                string(reply_to.encode()))
+    return envelope + struct.pack("<Q", registry_hash) + string(b"/job:worker/replica:0/task:0") + varint(0) + \
+        struct.pack("<d", 1.0) + b"\x00"
+
+
+def frame_header(size, more):
+    """A ZMTP 3.0 frame's flags and size (a long frame's size on 8 bytes)."""
+    flags = 0x01 if more else 0x00
+    if size < 256:
+        return bytes([flags, size])
+    return bytes([flags | 0x02]) + struct.pack(">Q", size)
+
+
+class HostilePeersTest(WorkerFixture):
+    prefix = "tfg_hostile_"
+
+    def fds(self, w):
+        return len(os.listdir("/proc/%d/fd" % w.proc.pid))
+
+    def wait_for_log(self, w, pattern, seconds=30):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if re.search(pattern, w.stderr()):
+                return
+            time.sleep(0.05)
+        self.fail("the worker never logged %r; its log:\n%s" % (pattern, w.stderr()[-3000:]))
+
+    def most_fds_while(self, w, seconds):
+        """The most descriptors the worker held, sampled for `seconds`."""
+        most = 0
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            most = max(most, self.fds(w))
+            time.sleep(0.02)
+        return most
+
+    def assert_serves_a_master(self, w):
+        r = self.run_tfg("--cluster", "worker=" + w.address, self.script(
+            'with device("/job:worker/task:0") { c = constant([1.0, 2.0]) * 3.0 }\nprint(run(c))\n'))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "[3. 6.]\n")
+
+    def refusals_counted(self, log, line_pattern, kind):
+        """Refusals of `kind` the log accounts for: its lines, the counts
+        noted on them, and the summaries of those left out."""
+        lines = re.findall(line_pattern + r".*", log)
+        noted = sum(int(n) for n in re.findall(
+            line_pattern + r".*\((\d+) more of this kind not logged\)", log))
+        summed = sum(int(n) for n in re.findall(r"(\d+) more refusals? like '%s' not logged one by one" %
+                                                re.escape(kind), log))
+        return len(lines), len(lines) + noted + summed
+
+    # A Hello with other ops is answered, but from one of a few sockets
+    # (the oldest closed first) and at most 20 a second: 600 reply
+    # addresses must not become 600 sockets, each reconnecting for ever.
+    def test_hello_storm_leaves_no_sockets_behind(self):
+        w = self.worker()
+        self.assert_serves_a_master(w)
+        before = self.fds(w)
+        d = zmtp_dealer(w.port)
+        start = time.monotonic()
+        storm = 600
+        # Addresses nobody listens on (127.0.0.0/8 is loopback): each
+        # connection attempt is refused and, left alone, retried for ever.
+        for i in range(storm):
+            d.sendall(worker_test.zmtp_frame(
+                hello("tcp://127.0.%d.%d:9" % (1 + i // 250, 1 + i % 250), 0x1234, 1000 + i)))
+        most = self.most_fds_while(w, 3)
+        self.wait_for_log(w, r"more refusals? like 'a Hello of other ops' not logged one by one")
+        seconds = time.monotonic() - start
+        d.close()
+        self.assertLessEqual(most, before + SLACK_FDS, "descriptors: %d before, %d during the storm" % (before, most))
+        log = w.stderr()
+        logged, accounted = self.refusals_counted(log, r"refused a Hello from tcp://127\.0\.\d+\.\d+:9: op registry "
+                                                       r"hash 1234, ours [0-9a-f]+", "a Hello of other ops")
+        self.assertEqual(accounted, storm, log[-3000:])
+        # A burst of 20 lines, then at most about one a second.
+        self.assertGreaterEqual(logged, 20)
+        self.assertLessEqual(logged, 20 + seconds + 1)
+        self.assertIn("more refusals to answer than 20 a second", log)
+        self.assert_serves_a_master(w)
+        self.assertLessEqual(self.fds(w), before + SLACK_FDS)
+
+    # Three frames, each under the 1 GiB limit of one frame: the message
+    # is refused as soon as its frames add up to more than the limit.
+    def test_frames_above_the_limit_together_are_refused(self):
+        w = self.worker()
+        d = zmtp_dealer(w.port)
+        d.settimeout(DEADLINE)  # a loaded machine may take a while to read 1.1 GiB
+        head = hello("tcp://127.0.0.1:9", 0x1234, 7)
+        chunk = bytes(16 << 20)
+        part = 36 * len(chunk)  # two of them: 1.125 GiB
+        d.sendall(frame_header(len(head), True) + head)
+        for more in (True, False):
+            d.sendall(frame_header(part, more))
+            for _ in range(part // len(chunk)):
+                d.sendall(chunk)
+        total = len(head) + 2 * part
+        self.wait_for_log(w, r"dropped a message of 3 frames and %d bytes \(a message may have a head and at most "
+                             r"\d+ attachments, of %d bytes in all\)" % (total, MAX_MESSAGE_BYTES))
+        d.close()
+        # Refused before decoding: no Hello was answered.
+        self.assertNotIn("refused a Hello", w.stderr())
+        self.assertTrue(w.alive())
+        self.assert_serves_a_master(w)
+
+    # Connections beyond the cap are closed as soon as accepted; ones that
+    # never finish ZeroMQ's handshake are closed after 5 s.
+    def test_connections_beyond_the_cap_are_closed(self):
+        w = self.worker()
+        before = self.fds(w)
+        extra = 100
+        conns = []
+        try:
+            for _ in range(MAX_CONNECTIONS + extra):
+                conns.append(socket.create_connection(("127.0.0.1", w.port), timeout=5))
+            self.wait_for_log(w, r"refused a connection: %d are open already \(the limit\)" % MAX_CONNECTIONS)
+            most = self.most_fds_while(w, 1)
+            self.assertLessEqual(most, before + MAX_CONNECTIONS + SLACK_FDS,
+                                 "descriptors: %d before, %d with %d connections" % (before, most, len(conns)))
+            # The handshake limit closes the rest: the worker then takes
+            # a master again.
+            deadline = time.monotonic() + 20
+            while self.fds(w) > before + 8 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            self.assertLessEqual(self.fds(w), before + 8)
+            self.assert_serves_a_master(w)
+        finally:
+            for c in conns:
+                c.close()
+        log = w.stderr()
+        logged, accounted = self.refusals_counted(
+            log, r"refused a connection: %d are open already \(the limit\)" % MAX_CONNECTIONS, "a connection over the cap")
+        self.assertGreaterEqual(logged, 1)
+        self.assertLessEqual(accounted, extra)
+
+
+if __name__ == "__main__":
+    worker_test.TFG = os.path.abspath(sys.argv.pop(1))
+    unittest.main()
