@@ -1,7 +1,5 @@
 #include "interp/app/cli.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -25,7 +22,9 @@
 #include "interp/distributed/worker.h"
 #include "net/curve.h"
 #include "net/transport.h"
+#include "ops/core/memory_budget.h"
 #include "ops/core/op_registry.h"
+#include "ops/core/safe_file.h"
 
 #ifndef TFG_VERSION
 #define TFG_VERSION "0.0.0"
@@ -167,6 +166,11 @@ Status ArgParser::ParseOption(const std::string& arg) {
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, name));
     if (v.empty()) return UsageError(name + " expects a directory");
     (name == "--curve-keys" ? opts_.curve_keys : opts_.data_dir) = v;
+  } else if (is("--memory-limit")) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--memory-limit"));
+    auto bytes = ParseByteSize(v);
+    if (!bytes.ok()) return UsageError("--memory-limit: " + bytes.status().message());
+    opts_.memory_limit = *bytes;
   } else if (arg == "--compress-transfers") {
     opts_.compress_transfers = true;
   } else if (is("--master-listen")) {
@@ -287,24 +291,23 @@ void InstallInterruptHandler() {
   sigaction(SIGINT, &sa, nullptr);
 }
 
-// Reads the script; "-" is stdin. The error message is "cannot open ...".
+// Reads the script; "-" is stdin. Only a regular file of at most
+// kMaxScriptBytes is read: `tfg /dev/zero` or a FIFO is refused at once.
 Result<std::string> ReadScript(const std::string& path) {
-  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  struct stat st {};
-  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    close(fd);
-    fd = -1;
-    errno = EISDIR;
+  const std::string cap = fmt::format("a script is at most {}", FormatByteSize(kMaxScriptBytes));
+  if (path == "-") {
+    std::string text;
+    char buf[1 << 16];
+    while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+      text.append(buf, static_cast<size_t>(std::cin.gcount()));
+      if (text.size() > kMaxScriptBytes) return Error(Code::kResourceExhausted, "cannot read the script from stdin: {}", cap);
+    }
+    return text;
   }
-  if (fd < 0) return Error(Code::kNotFound, "cannot open '{}': {}", path, std::strerror(errno));
-  std::string text;
-  char buf[1 << 16];
-  ssize_t n;
-  while ((n = read(fd, buf, sizeof(buf))) > 0) text.append(buf, static_cast<size_t>(n));
-  int read_errno = errno;
-  close(fd);
-  if (n < 0) return Error(Code::kNotFound, "cannot read '{}': {}", path, std::strerror(read_errno));
+  Result<std::string> text = ReadRegularFile(path, kMaxScriptBytes);
+  if (text.status().code() == Code::kResourceExhausted) {
+    return Status(Code::kResourceExhausted, text.status().message() + " (" + cap + ")");
+  }
   return text;
 }
 
@@ -356,13 +359,15 @@ Status PrepareLogdir(const std::string& dir) {
 // --trace: the file is written at exit, but an unwritable path is found
 // out now, before the run it would have recorded.
 Status CheckTracePath(const std::string& path) {
-  const bool existed = std::filesystem::exists(path);
-  std::FILE* f = std::fopen(path.c_str(), "a");
-  if (f == nullptr) {
+  Result<std::string> target = WritablePath(path);
+  if (!target.ok()) return Error(Code::kFailedPrecondition, "--trace: {}", target.status().message());
+  // The trace is written as a new file renamed into place: what counts is
+  // whether its directory takes new files.
+  std::string dir = std::filesystem::path(*target).parent_path().string();
+  if (dir.empty()) dir = ".";
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
     return Error(Code::kFailedPrecondition, "--trace: cannot write '{}': {}", path, std::strerror(errno));
   }
-  std::fclose(f);
-  if (!existed) std::remove(path.c_str());
   return Status::OK();
 }
 
@@ -462,6 +467,11 @@ options:
   --hang-timeout S
                 fail a run stuck for S seconds with every pending op waiting on a
                 queue, naming them (default 10; 0: wait forever)
+  --memory-limit BYTES
+                the most memory tensors may take at once, e.g. 512M or 4G (K, M, G, T:
+                powers of 1024); beyond it an op fails with ResourceExhausted at its
+                line instead of the system killing tfg (default: the machine's memory,
+                or ulimit -v when lower)
   --trace FILE  write a timeline of kernels and steps (Chrome trace JSON, for Perfetto)
   --logdir DIR  create DIR for TensorBoard event files; scripts read it with logdir()
   --local-devices cpu=N
@@ -515,6 +525,7 @@ int RunCli(int argc, char** argv) {
     return kExitUsage;
   }
   const CliOptions& opts = *parsed;
+  SetMemoryLimit(opts.memory_limit);
   if (Status ready = ApplyNetSettings(opts); !ready.ok()) {
     std::cerr << "tfg: " << ready.message() << "\n";
     return kExitUsage;

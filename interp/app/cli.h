@@ -44,7 +44,12 @@ struct CliOptions {
   std::string curve_keys;           // --curve-keys DIR; empty: no CURVE security
   std::string data_dir;             // --data-dir DIR (worker)
   bool compress_transfers = false;  // --compress-transfers (master)
+  int64_t memory_limit = 0;         // --memory-limit BYTES; 0: the machine's (ops/core/memory_budget.h)
 };
+
+// The largest script `tfg FILE` reads (docs/cli.md): a bigger file is
+// refused rather than read into memory whole.
+inline constexpr uint64_t kMaxScriptBytes = uint64_t{64} << 20;
 
 // Parses the arguments after argv[0]. A usage error comes back as
 // InvalidArgument whose message is meant to be printed after "tfg: ".

@@ -1,7 +1,5 @@
 #include "interp/data/byte_source.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -10,6 +8,8 @@
 #include <cstring>
 #include <new>
 
+#include "ops/core/memory_budget.h"
+#include "ops/core/safe_file.h"
 #include "ops/io/reader_input.h"
 
 namespace tfg::data {
@@ -20,12 +20,6 @@ namespace {
 constexpr uint64_t kMaxGzipRatio = 1040;
 constexpr uint64_t kGzipSlack = 1 << 16;
 constexpr size_t kChunk = size_t{1} << 30;  // gzread takes an unsigned length
-
-Code CodeForErrno(int err) {
-  if (err == ENOENT || err == ENOTDIR) return Code::kNotFound;
-  if (err == EACCES || err == EPERM || err == EROFS) return Code::kPermissionDenied;
-  return Code::kInvalidArgument;
-}
 
 class FileSource final : public ByteSource {
  public:
@@ -114,13 +108,20 @@ Result<bool> ByteSource::AtEnd() {
   return got == 0;
 }
 
+// Bounded by the memory budget as well as by malloc: a gzip bomb or a
+// huge file is refused before it takes the memory tensors need.
 Result<std::string> ByteSource::ReadRest() {
   std::string out;
+  const uint64_t limit = static_cast<uint64_t>(MemoryLimit());
   try {
     char buf[1 << 16];
     for (;;) {
       TFG_ASSIGN_OR_RETURN(size_t got, Read(buf, sizeof buf));
       if (got == 0) break;
+      if (out.size() + got > limit) {
+        return Error(Code::kResourceExhausted, "'{}' does not fit in memory: it holds more than the memory limit of {} "
+                     "(--memory-limit)", name(), FormatByteSize(MemoryLimit()));
+      }
       out.append(buf, got);
     }
   } catch (const std::bad_alloc&) {
@@ -130,23 +131,14 @@ Result<std::string> ByteSource::ReadRest() {
 }
 
 Result<std::unique_ptr<ByteSource>> OpenFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int err = errno;
-    return Error(CodeForErrno(err), "cannot open '{}': {}", path, std::strerror(err));
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return Error(Code::kInvalidArgument, "cannot read '{}': it is not a regular file", path);
-  }
-  gzFile gz = gzdopen(fd, "rb");
+  TFG_ASSIGN_OR_RETURN(RegularFile file, OpenRegularFile(path));
+  gzFile gz = gzdopen(file.fd, "rb");
   if (gz == nullptr) {
-    ::close(fd);
+    ::close(file.fd);
     return Error(Code::kResourceExhausted, "out of memory while opening '{}'", path);
   }
   gzbuffer(gz, 1 << 17);  // before the first read, which gzdirect makes
-  return std::unique_ptr<ByteSource>(new FileSource(path, gz, static_cast<uint64_t>(st.st_size)));
+  return std::unique_ptr<ByteSource>(new FileSource(path, gz, file.size));
 }
 
 std::unique_ptr<ByteSource> MemorySource(std::string_view bytes, std::string name) {
@@ -154,30 +146,7 @@ std::unique_ptr<ByteSource> MemorySource(std::string_view bytes, std::string nam
 }
 
 Status WriteFileAtomically(const std::string& path, std::string_view bytes) {
-  std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    int err = errno;
-    return Error(CodeForErrno(err), "cannot create '{}': {}", path, std::strerror(err));
-  }
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t k = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) {
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return Error(Code::kDataLoss, "error while writing '{}': {}", path, std::strerror(err));
-    }
-    done += static_cast<size_t>(k);
-  }
-  if (::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    return Error(Code::kDataLoss, "cannot write '{}': {}", path, std::strerror(err));
-  }
-  return Status::OK();
+  return WriteFileReplacing(path, bytes);
 }
 
 }  // namespace tfg::data

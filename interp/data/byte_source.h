@@ -38,14 +38,16 @@ class ByteSource {
 };
 
 // Opens `path` for reading. Errors name the path and the system's reason:
-// "cannot open 'x.idx': No such file or directory".
+// "cannot open 'x.idx': No such file or directory"; a FIFO, device or
+// directory is refused at once (ops/core/safe_file.h).
 Result<std::unique_ptr<ByteSource>> OpenFile(const std::string& path);
 
 // A source over `bytes` (not copied: they must outlive the source).
 std::unique_ptr<ByteSource> MemorySource(std::string_view bytes, std::string name);
 
 // Writes `bytes` to `path` atomically (a temporary file renamed over it), so
-// a crash never leaves half a file under the real name.
+// a crash never leaves half a file under the real name; only a regular file
+// is replaced (WriteFileReplacing, ops/core/safe_file.h).
 Status WriteFileAtomically(const std::string& path, std::string_view bytes);
 
 }  // namespace tfg::data

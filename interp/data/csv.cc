@@ -11,6 +11,7 @@
 
 #include "interp/data/byte_source.h"
 #include "ops/core/dtype_traits.h"
+#include "ops/core/printable.h"
 
 namespace tfg::data {
 namespace {
@@ -99,7 +100,7 @@ class Scanner {
     while (pos_ < t_.size() && IsSpace(t_[pos_])) ++pos_;
     if (pos_ < t_.size() && t_[pos_] != delim_ && t_[pos_] != '\n') {
       return Error(Code::kInvalidArgument, "'{}' line {}, field {}: unexpected '{}' after the closing quote", name_,
-                   line_, index, t_[pos_]);
+                   line_, index, PrintableBytes(t_.substr(pos_, 1)));
     }
     return Status::OK();
   }
@@ -158,7 +159,7 @@ class Converter {
     double d = 0;
     auto [end, ec] = std::from_chars(body.data(), body.data() + body.size(), d);
     if (ec != std::errc::result_out_of_range && (ec != std::errc() || end != body.data() + body.size())) {
-      return Fail(f, col, fmt::format("'{}' is not a number", s));
+      return Fail(f, col, fmt::format("'{}' is not a number", PrintableBytes(s)));
     }
     // from_chars reports underflow too; strtod tells it (a tiny value) from
     // overflow (HUGE_VAL).
@@ -170,7 +171,7 @@ class Converter {
                          : dtype_ == DType::kF32 ? std::numeric_limits<float>::max()
                                                  : std::numeric_limits<double>::max();
     if (ec == std::errc::result_out_of_range || (std::isfinite(d) && std::fabs(d) > limit)) {
-      return Fail(f, col, fmt::format("'{}' is out of range for {}", s, DTypeName(dtype_)));
+      return Fail(f, col, fmt::format("'{}' is out of range for {}", PrintableBytes(s), DTypeName(dtype_)));
     }
     return d;
   }
@@ -181,10 +182,10 @@ class Converter {
     auto [end, ec] = std::from_chars(body.data(), body.data() + body.size(), v);
     bool fits = ec == std::errc() && (dtype_ == DType::kI64 || (v >= INT32_MIN && v <= INT32_MAX));
     if (ec == std::errc::result_out_of_range || (ec == std::errc() && end == body.data() + body.size() && !fits)) {
-      return Fail(f, col, fmt::format("'{}' is out of range for {}", s, DTypeName(dtype_)));
+      return Fail(f, col, fmt::format("'{}' is out of range for {}", PrintableBytes(s), DTypeName(dtype_)));
     }
     if (ec != std::errc() || end != body.data() + body.size()) {
-      return Fail(f, col, fmt::format("'{}' is not an integer", s));
+      return Fail(f, col, fmt::format("'{}' is not an integer", PrintableBytes(s)));
     }
     return v;
   }
@@ -192,7 +193,7 @@ class Converter {
   Result<bool> Bool(const Field& f, size_t col, std::string_view s) const {
     if (s == "1" || s == "true" || s == "True" || s == "TRUE") return true;
     if (s == "0" || s == "false" || s == "False" || s == "FALSE") return false;
-    return Fail(f, col, fmt::format("'{}' is not a bool (true, false, 1 or 0)", s));
+    return Fail(f, col, fmt::format("'{}' is not a bool (true, false, 1 or 0)", PrintableBytes(s)));
   }
 
   const std::string& name_;

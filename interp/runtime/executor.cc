@@ -6,12 +6,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <new>
 
 #include "devices/device_copy.h"
 #include "interp/runtime/executor_step.h"
 #include "interp/runtime/run_stats.h"
 #include "interp/runtime/thread_pool.h"
 #include "interp/runtime/trace.h"
+#include "ops/core/memory_budget.h"
 #include "ops/core/resource_mgr.h"
 
 namespace tfg {
@@ -37,6 +39,14 @@ int64_t NowNanos() {
 }
 
 namespace {
+
+// A kernel (or a library it calls: Eigen, zlib, std::string) that runs out
+// of memory throws std::bad_alloc; caught where kernels are invoked, it
+// fails the node like any error, at its line, and the step is cancelled.
+Status KernelOutOfMemory() {
+  return Error(Code::kResourceExhausted, "out of memory (the memory limit is {}; see --memory-limit)",
+               FormatByteSize(MemoryLimit()));
+}
 
 // A switch leaves its untaken output unset (dead); every other kernel must
 // set each output with its declared dtype.
@@ -199,7 +209,11 @@ bool Step::Compute(const PlanNode& pn, Tensor* inputs, Tensor* outs) {
   if (pn.kind == NodeKind::kOp || !ForwardControlFlow(pn, inputs, outs, s)) {
     OpKernelContext ctx(&pn.construction, inputs, pn.num_inputs, outs, pn.num_outputs, env_.resources, &info_);
     const int64_t start = Timed() ? NowNanos() : 0;
-    s = pn.kernel->Compute(ctx);
+    try {
+      s = pn.kernel->Compute(ctx);
+    } catch (const std::bad_alloc&) {
+      s = KernelOutOfMemory();
+    }
     if (Timed()) RecordKernel(pn, start);
     if (s.ok()) s = CheckNodeOutputs(pn, outs);
   }
@@ -223,7 +237,7 @@ void Step::RunAsync(const TaggedNode& t) {
     waiting_.emplace(&call->ctx, t.id);
   }
   const int64_t start = Timed() ? NowNanos() : 0;
-  pn.kernel->ComputeAsync(call->ctx, [self = shared_from_this(), t, call, start](Status s) {
+  auto finish = [self = shared_from_this(), t, call, start](Status s) {
     const PlanNode& node = self->plan_->nodes[t.id];
     {
       std::lock_guard<std::mutex> lock(self->mu_);
@@ -244,7 +258,18 @@ void Step::RunAsync(const TaggedNode& t) {
     if (queued > 1) self->outstanding_.fetch_add(queued - 1, std::memory_order_acq_rel);
     self->ScheduleAll(q);
     if (queued == 0) self->Retire();
-  });
+  };
+  // A kernel that throws may or may not have called `done` already: the
+  // node finishes exactly once either way.
+  auto finished = std::make_shared<std::atomic<bool>>(false);
+  auto done = [finish = std::move(finish), finished](Status s) {
+    if (!finished->exchange(true)) finish(std::move(s));
+  };
+  try {
+    pn.kernel->ComputeAsync(call->ctx, done);
+  } catch (const std::bad_alloc&) {
+    done(KernelOutOfMemory());
+  }
 }
 
 Status Step::CheckNodeOutputs(const PlanNode& pn, Tensor* outs) const {

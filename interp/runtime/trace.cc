@@ -3,12 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
 
 #include "ops/core/graph.h"
+#include "ops/core/safe_file.h"
 
 namespace tfg {
 
@@ -159,18 +158,9 @@ std::string Tracer::ToJson() const {
 }
 
 Status Tracer::Write(const std::string& path) const {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return Error(Code::kNotFound, "--trace: cannot write '{}'", path);
-    f << ToJson();
-    if (!f.flush()) return Error(Code::kDataLoss, "--trace: error while writing '{}'", path);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return Error(Code::kNotFound, "--trace: cannot write '{}'", path);
-  }
-  return Status::OK();
+  Status s = WriteFileReplacing(path, ToJson());
+  if (!s.ok()) s.Prepend("--trace: ");
+  return s;
 }
 
 }  // namespace tfg

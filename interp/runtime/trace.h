@@ -38,7 +38,8 @@ class Tracer {
 
   // The trace as JSON: {"traceEvents": [...], "displayTimeUnit": "ms"}.
   std::string ToJson() const;
-  // Writes ToJson() to `path` (through a temporary file, renamed).
+  // Writes ToJson() to `path` (through a temporary file, renamed; only a
+  // regular file is replaced: WriteFileReplacing, ops/core/safe_file.h).
   Status Write(const std::string& path) const;
 
  private:

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "ops/core/memory_budget.h"
+
 namespace tfg {
 
 void Allocator::RecordAllocate(size_t bytes) {
@@ -84,16 +86,25 @@ size_t BlockBytes(size_t bytes, int c) {
 
 }  // namespace
 
+// Beyond the memory budget (--memory-limit) a request fails here, before
+// malloc is asked: Tensor::Allocate makes that a ResourceExhausted error
+// at the node's line rather than the system ending the process.
 void* CpuAllocator::Allocate(size_t bytes) {
+  if (!ReserveMemory(bytes)) return nullptr;
   const int c = kCacheSmallBlocks ? SizeClass(bytes) : -1;
   void* p = c >= 0 ? ThreadCache().Take(c) : nullptr;
   if (p == nullptr) p = std::aligned_alloc(kAlignment, BlockBytes(bytes, c));
-  if (p) RecordAllocate(bytes);
+  if (p == nullptr) {
+    ReleaseMemory(bytes);
+    return nullptr;
+  }
+  RecordAllocate(bytes);
   return p;
 }
 
 void CpuAllocator::Deallocate(void* ptr, size_t bytes) {
   if (!ptr) return;
+  ReleaseMemory(bytes);
   RecordDeallocate(bytes);
   const int c = kCacheSmallBlocks ? SizeClass(bytes) : -1;
   if (c >= 0 && ThreadCache().Keep(c, ptr)) return;

@@ -1,72 +1,28 @@
 #include "ops/io/checkpoint_file.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include "ops/core/file_root.h"
+#include "ops/core/memory_budget.h"
+#include "ops/core/safe_file.h"
 
 namespace tfg::checkpoint {
 namespace {
 
 namespace fs = std::filesystem;
 
-Status SystemError(const std::string& what, const std::string& path, int err) {
-  return Status(Code::kUnavailable, fmt::format("cannot {} '{}': {}", what, path, std::strerror(err)));
-}
-
-Status WriteAll(int fd, std::string_view bytes, const std::string& path) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return SystemError("write", path, errno);
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return Status::OK();
-}
-
-// Writes and syncs a new file; removes it again when anything fails.
-Status WriteSynced(const std::string& path, std::string_view bytes) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return SystemError("create", path, errno);
-  Status s = WriteAll(fd, bytes, path);
-  if (s.ok() && ::fsync(fd) != 0) s = SystemError("sync", path, errno);
-  if (::close(fd) != 0 && s.ok()) s = SystemError("close", path, errno);
-  if (!s.ok()) ::unlink(path.c_str());
-  return s;
-}
-
-// So that the rename itself survives a crash. Best effort: some file
-// systems refuse to sync a directory, and the data is safe either way.
-void SyncDirectory(const fs::path& dir) {
-  int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  (void)::fsync(fd);
-  ::close(fd);
-}
-
-Status MakeParents(const fs::path& path) {
-  fs::path parent = path.parent_path();
-  if (parent.empty()) return Status::OK();
-  std::error_code ec;
-  fs::create_directories(parent, ec);
-  if (ec) return Status(Code::kUnavailable, fmt::format("cannot create directory '{}': {}", parent.string(), ec.message()));
-  return Status::OK();
-}
-
+// A checkpoint is read whole before it is decoded: one larger than the
+// memory budget could not be restored anyway.
 Result<std::string> ReadWhole(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return Status(Code::kInvalidArgument, fmt::format("'{}' is a directory", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(Code::kNotFound, fmt::format("cannot open checkpoint '{}': {}", path, std::strerror(errno)));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return SystemError("read", path, errno);
+  Result<std::string> bytes = ReadRegularFile(path, static_cast<uint64_t>(MemoryLimit()), "checkpoint");
+  if (bytes.status().code() == Code::kResourceExhausted) {
+    return Status(Code::kResourceExhausted, fmt::format("{} (the memory limit, --memory-limit {})",
+                                                        bytes.status().message(), FormatByteSize(MemoryLimit())));
+  }
   return bytes;
 }
 
@@ -87,16 +43,7 @@ Status Write(const std::string& asked, const std::vector<Entry>& entries) {
   TFG_ASSIGN_OR_RETURN(const std::string path, ResolveFilePath(asked));
   auto bytes = Encode(entries);
   if (!bytes.ok()) return Status(bytes.status()).Prepend(fmt::format("cannot save '{}': ", path));
-  TFG_RETURN_IF_ERROR(MakeParents(path));
-  const std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
-  TFG_RETURN_IF_ERROR(WriteSynced(tmp, *bytes));
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    Status s = SystemError("rename the new checkpoint to", path, errno);
-    ::unlink(tmp.c_str());
-    return s;
-  }
-  SyncDirectory(fs::path(path).parent_path());
-  return Status::OK();
+  return WriteFileReplacing(path, *bytes, WriteOptions{.sync = true, .make_parents = true});
 }
 
 Result<std::vector<Entry>> Read(const std::string& asked) {
@@ -108,12 +55,12 @@ Result<std::vector<Entry>> Read(const std::string& asked) {
 }
 
 bool LooksLikeCheckpoint(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return false;
-  std::ifstream in(path, std::ios::binary);
+  Result<RegularFile> file = OpenRegularFile(path);
+  if (!file.ok()) return false;
   char head[sizeof(kMagic)] = {};
-  in.read(head, sizeof(head));
-  return in.gcount() == sizeof(head) && std::memcmp(head, kMagic, sizeof(kMagic)) == 0;
+  const ssize_t got = ::read(file->fd, head, sizeof(head));
+  ::close(file->fd);
+  return got == static_cast<ssize_t>(sizeof(head)) && std::memcmp(head, kMagic, sizeof(kMagic)) == 0;
 }
 
 Result<std::vector<std::pair<int64_t, std::string>>> List(const std::string& dir, const std::string& prefix) {

@@ -1,7 +1,9 @@
 // Checkpoint files on disk: written atomically (a temporary file in the same
 // directory, fsync, rename, fsync of the directory), so a crash leaves the
 // old checkpoint or the new one under the real name, never half of one; and
-// read whole and verified before anything uses them.
+// read whole and verified before anything uses them. Only regular files are
+// read or replaced: a FIFO or device is refused (ops/core/safe_file.h), and
+// a checkpoint larger than the memory budget is refused unread.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +28,7 @@ bool LooksLikeCheckpoint(const std::string& path);
 
 // The checkpoints `dir/<prefix>-<step>` in `dir`, as (step, path) sorted by
 // step; an absent directory holds none. Temporary files of an unfinished
-// write (`...tmp-<pid>`) are not checkpoints.
+// write (`...tmp-<pid>-<n>`) are not checkpoints.
 Result<std::vector<std::pair<int64_t, std::string>>> List(const std::string& dir, const std::string& prefix);
 
 }  // namespace tfg::checkpoint

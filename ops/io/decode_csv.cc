@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "ops/core/op_registry.h"
+#include "ops/core/printable.h"
 
 namespace tfg {
 namespace {
@@ -62,16 +63,20 @@ bool ParseNumber(const std::string& s, T& out) {
   return ec == std::errc() && end == s.data() + s.size() && begin != end;
 }
 
+// Records come from files: shown escaped, and cut, in messages.
+constexpr size_t kShownRecordBytes = 120;
+
 template <typename T>
 Status ParseColumn(const Tensor& records, const Tensor& def, const CsvOptions& o, Tensor& out) {
   const std::string* recs = records.data<std::string>();
   T* dst = out.data<T>();
   for (int64_t r = 0; r < records.num_elements(); ++r) {
     Result<std::vector<std::string>> fields = SplitRecord(recs[r], o);
-    if (!fields.ok()) return InvalidArgument("decode_csv: record {}: {}: \"{}\"", r, fields.status().message(), recs[r]);
+    if (!fields.ok()) return InvalidArgument("decode_csv: record {}: {}: \"{}\"", r, fields.status().message(),
+                                                   PrintableBytes(recs[r], kShownRecordBytes));
     if (static_cast<int64_t>(fields->size()) != o.num_columns) {
       return InvalidArgument("decode_csv: record {} has {} field(s), expected {} (one per record default): \"{}\"", r,
-                             fields->size(), o.num_columns, recs[r]);
+                             fields->size(), o.num_columns, PrintableBytes(recs[r], kShownRecordBytes));
     }
     const std::string& field = (*fields)[o.column];
     if (field.empty()) {
@@ -82,7 +87,8 @@ Status ParseColumn(const Tensor& records, const Tensor& def, const CsvOptions& o
     } else if constexpr (std::is_same_v<T, std::string>) {
       dst[r] = field;
     } else if (!ParseNumber(field, dst[r])) {
-      return InvalidArgument("decode_csv: record {}, column {}: \"{}\" is not a valid {}", r, o.column, field,
+      return InvalidArgument("decode_csv: record {}, column {}: \"{}\" is not a valid {}", r, o.column,
+                             PrintableBytes(field),
                              DTypeName(def.dtype()));
     }
   }

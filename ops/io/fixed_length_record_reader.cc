@@ -73,6 +73,14 @@ Result<SourceMaker> MakeFixedLengthMaker(const KernelConstruction& c, Compressio
   if (header < 0 || footer < 0) {
     return InvalidArgument("header_bytes and footer_bytes must be >= 0, got {} and {}", header, footer);
   }
+  // Each piece is held in memory whole (header, then record and footer).
+  const uint64_t cap = MaxRecordBytes();
+  if (static_cast<uint64_t>(header) > cap || static_cast<uint64_t>(record) > cap ||
+      static_cast<uint64_t>(footer) > cap - static_cast<uint64_t>(record)) {
+    return InvalidArgument("header_bytes ({}) and record_bytes + footer_bytes ({} + {}) must each be at most {} bytes, "
+                           "the most a reader takes at once (256 MiB, or --memory-limit when smaller)",
+                           header, record, footer, cap);
+  }
   return SourceMaker([=] { return MakeFixedLengthSource(compression, record, header, footer); });
 }
 

@@ -1,6 +1,6 @@
 #include "ops/io/reader_input.h"
 
-#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -8,20 +8,24 @@
 #include <cstring>
 
 #include "ops/core/file_root.h"
+#include "ops/core/memory_budget.h"
+#include "ops/core/safe_file.h"
 
 namespace tfg::io {
 namespace {
 
 constexpr size_t kBufferSize = size_t{1} << 16;
 
-Status OpenError(const std::string& path, int err) {
-  Code code = Code::kInvalidArgument;
-  if (err == ENOENT || err == ENOTDIR) code = Code::kNotFound;
-  if (err == EACCES || err == EPERM) code = Code::kPermissionDenied;
-  return Error(code, "cannot open '{}': {}", path, std::strerror(err));
-}
-
 }  // namespace
+
+uint64_t MaxRecordBytes() { return std::min(kMaxRecordBytesCap, static_cast<uint64_t>(MemoryLimit())); }
+
+Status RecordTooLong(const std::string& path, const std::string& what, uint64_t offset, uint64_t bytes) {
+  return Error(Code::kResourceExhausted,
+               "'{}': the {} at byte offset {} is longer than {} bytes, the most a reader takes at once "
+               "(256 MiB, or --memory-limit when smaller; this one holds {} bytes or more)",
+               path, what, offset, MaxRecordBytes(), bytes);
+}
 
 Result<Compression> ParseCompression(const std::string& name) {
   if (name.empty()) return Compression::kNone;
@@ -31,17 +35,19 @@ Result<Compression> ParseCompression(const std::string& name) {
 
 Result<std::unique_ptr<InputFile>> InputFile::Open(const std::string& asked, Compression compression) {
   TFG_ASSIGN_OR_RETURN(const std::string path, ResolveFilePath(asked));
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return OpenError(path, errno);
-  if (!S_ISREG(st.st_mode)) return InvalidArgument("cannot read '{}': it is not a regular file", path);
+  TFG_ASSIGN_OR_RETURN(RegularFile file, OpenRegularFile(path));
   void* handle = nullptr;
   if (compression == Compression::kGzip) {
-    handle = gzopen(path.c_str(), "rb");
+    handle = gzdopen(file.fd, "rb");
   } else {
-    handle = std::fopen(path.c_str(), "rb");
+    handle = fdopen(file.fd, "rb");
   }
-  if (handle == nullptr) return OpenError(path, errno ? errno : ENOMEM);
-  return std::unique_ptr<InputFile>(new InputFile(path, compression, handle, static_cast<uint64_t>(st.st_size)));
+  if (handle == nullptr) {
+    const int err = errno;
+    ::close(file.fd);
+    return Error(Code::kResourceExhausted, "cannot open '{}': {}", path, std::strerror(err ? err : ENOMEM));
+  }
+  return std::unique_ptr<InputFile>(new InputFile(path, compression, handle, file.size));
 }
 
 InputFile::InputFile(std::string path, Compression compression, void* handle, uint64_t size)
@@ -120,12 +126,18 @@ Result<size_t> InputFile::ReadAppend(std::string& out, size_t n) {
 Result<std::optional<std::string>> InputFile::ReadLine() {
   std::string line;
   bool any = false;
+  const uint64_t start = offset_;
+  const uint64_t max_bytes = MaxRecordBytes();
   for (;;) {
     TFG_ASSIGN_OR_RETURN(bool more, Refill());
     if (!more) break;
     any = true;
     size_t nl = buffer_.find('\n', buffer_pos_);
     size_t end = nl == std::string::npos ? buffer_.size() : nl;
+    // +1: a "\r" before the "\n" is not part of the line.
+    if (line.size() + (end - buffer_pos_) > max_bytes + 1) {
+      return RecordTooLong(path_, "line", start, line.size() + (end - buffer_pos_));
+    }
     line.append(buffer_, buffer_pos_, end - buffer_pos_);
     offset_ += end - buffer_pos_;
     buffer_pos_ = end;
@@ -137,6 +149,7 @@ Result<std::optional<std::string>> InputFile::ReadLine() {
   }
   if (!any) return std::optional<std::string>();
   if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.size() > max_bytes) return RecordTooLong(path_, "line", start, line.size());
   return std::optional<std::string>(std::move(line));
 }
 

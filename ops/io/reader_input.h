@@ -16,6 +16,15 @@ namespace tfg::io {
 
 enum class Compression { kNone, kGzip };
 
+// The longest line or record a reader hands out (docs/input.md): 256 MiB,
+// or the memory budget (--memory-limit) when that is smaller. A longer one
+// is an error naming the file, found before it is all in memory.
+inline constexpr uint64_t kMaxRecordBytesCap = uint64_t{256} << 20;
+uint64_t MaxRecordBytes();
+// The error for a line or record of more than MaxRecordBytes() bytes
+// starting at `offset` of `path` ("line" or "record" is `what`).
+Status RecordTooLong(const std::string& path, const std::string& what, uint64_t offset, uint64_t bytes);
+
 // "" or "gzip"; anything else is an InvalidArgument naming the choices.
 Result<Compression> ParseCompression(const std::string& name);
 
@@ -25,7 +34,8 @@ std::string GzipReason(const char* message);
 
 class InputFile {
  public:
-  // Errors name the path: NotFound, PermissionDenied, or "not a regular file".
+  // Errors name the path: NotFound, PermissionDenied, or "not a regular
+  // file" (a FIFO, device or directory is refused without reading it).
   static Result<std::unique_ptr<InputFile>> Open(const std::string& path, Compression compression);
   ~InputFile();
   InputFile(const InputFile&) = delete;
@@ -37,7 +47,8 @@ class InputFile {
   // file holds.
   Result<size_t> ReadAppend(std::string& out, size_t n);
   // The next line without its "\n" (or "\r\n"); nullopt at the end. A last
-  // line without a newline still counts.
+  // line without a newline still counts. A line longer than
+  // MaxRecordBytes() is a ResourceExhausted error.
   Result<std::optional<std::string>> ReadLine();
 
   // Bytes consumed so far (of the uncompressed data), for error messages.

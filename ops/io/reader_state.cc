@@ -1,6 +1,21 @@
 #include "ops/io/reader_state.h"
 
+#include <new>
+
+#include "ops/core/memory_budget.h"
+
 namespace tfg::io {
+namespace {
+
+// Reading runs on whichever thread delivers a filename, not always inside
+// a kernel the executor guards: memory running out there is an error of
+// the read, not the end of the process.
+Status OutOfMemoryReading(const std::string& path) {
+  return Error(Code::kResourceExhausted, "out of memory while reading '{}' (the memory limit is {}; see --memory-limit)",
+               path, FormatByteSize(MemoryLimit()));
+}
+
+}  // namespace
 
 void ReaderState::Read(Request request) {
   {
@@ -52,7 +67,12 @@ void ReaderState::OnFilename(Result<QueueInterface::Tuple> element) {
                                 name_, element->size(), element->empty() ? "none" : (*element)[0].DebugString()));
   } else {
     const std::string& path = (*element)[0].data<std::string>()[0];
-    Status s = source_->Open(path);
+    Status s;
+    try {
+      s = source_->Open(path);
+    } catch (const std::bad_alloc&) {
+      s = OutOfMemoryReading(path);
+    }
     if (s.ok()) {
       file_open_ = true;
       file_ = path;
@@ -67,13 +87,21 @@ void ReaderState::OnFilename(Result<QueueInterface::Tuple> element) {
 Result<Records> ReaderState::ReadFromFile(int64_t max_records) {
   Records out;
   while (static_cast<int64_t>(out.values.size()) < max_records) {
-    Result<std::optional<std::string>> next = source_->Next();
+    Result<std::optional<std::string>> next = std::optional<std::string>();
+    try {
+      next = source_->Next();
+      if (next.ok() && next->has_value()) {
+        out.keys.push_back(file_ + ":" + std::to_string(next_index_));
+        out.values.push_back(std::move(**next));
+      }
+    } catch (const std::bad_alloc&) {
+      next = OutOfMemoryReading(file_);
+    }
     // After an error the rest of the file cannot be trusted: move on.
     if (!next.ok() || !next->has_value()) file_open_ = false;
     if (!next.ok()) return next.status();
     if (!next->has_value()) break;
-    out.keys.push_back(file_ + ":" + std::to_string(next_index_++));
-    out.values.push_back(std::move(**next));
+    ++next_index_;
   }
   return out;
 }

@@ -47,6 +47,9 @@ Result<std::optional<std::string>> ReadRecord(InputFile& file) {
   if (left && (*left < kRecordFooterBytes || length > *left - kRecordFooterBytes)) {
     return Corrupt(file, start, fmt::format("it claims {} bytes but the file has only {} left", length, *left));
   }
+  // A gzipped file's size says nothing of what it holds: the cap keeps a
+  // corrupt or hostile length from taking all memory.
+  if (length > MaxRecordBytes()) return RecordTooLong(file.path(), "record", start, length);
   std::string data;
   TFG_ASSIGN_OR_RETURN(got, file.ReadAppend(data, length));
   std::string footer;

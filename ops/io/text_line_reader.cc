@@ -46,7 +46,8 @@ OpDefBuilder TextLineReaderOp() {
   AddReaderCommon(b).Doc(
       "A reader whose records are the lines of its files (without \"\\n\" or \"\\r\\n\"; a last line without a "
       "newline counts). Outputs a handle for read(reader, filename_queue); keys are \"file:index\", the index "
-      "counting lines after the skipped header from 0.");
+      "counting lines after the skipped header from 0. A line longer than 256 MiB (or --memory-limit when "
+      "smaller) is a ResourceExhausted error naming the file.");
   return b;
 }
 

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -19,8 +20,8 @@ import unittest
 TFG = None
 
 
-def run(*args, stdin=None, cwd=None):
-    return subprocess.run([TFG, *args], input=stdin, capture_output=True, text=True, timeout=60, cwd=cwd,
+def run(*args, stdin=None, cwd=None, timeout=60):
+    return subprocess.run([TFG, *args], input=stdin, capture_output=True, text=True, timeout=timeout, cwd=cwd,
                           env=dict(os.environ, TFG_HISTORY=""))
 
 
@@ -105,7 +106,99 @@ class CliTest(unittest.TestCase):
     def test_directory_is_not_a_script(self):
         r = run(self.dir)
         self.assertEqual(r.returncode, 2)
-        self.assertIn("Is a directory", r.stderr)
+        self.assertEqual(r.stderr, "tfg: cannot read '%s': it is a directory, not a regular file\n" % self.dir)
+
+    def test_script_must_be_a_regular_file_of_at_most_64_mib(self):
+        fifo = os.path.join(self.dir, "pipe.tfg")
+        os.mkfifo(fifo)
+        r = run(fifo, timeout=20)  # a FIFO nobody writes to used to block forever
+        self.assertEqual((r.returncode, r.stderr),
+                         (2, "tfg: cannot read '%s': it is a FIFO (named pipe), not a regular file\n" % fifo))
+        r = run("/dev/zero", timeout=20)  # used to read until memory ran out and abort
+        self.assertEqual((r.returncode, r.stderr),
+                         (2, "tfg: cannot read '/dev/zero': it is a character device, not a regular file\n"))
+        big = os.path.join(self.dir, "big.tfg")
+        with open(big, "wb") as f:
+            f.truncate(64 * 1024 * 1024 + 1)  # sparse: no disk used
+        r = run(big, timeout=20)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr, "tfg: cannot read '%s': it is 67108865 bytes, more than the 67108864 that may be "
+                                   "read (a script is at most 64 MiB)\n" % big)
+
+    # ------------------------------------------------------------ files, memory
+
+    def test_memory_limit_option(self):
+        self.assertIn("--memory-limit BYTES", run("--help").stdout)
+        for bad in ["4X", "0", "-1M", "1.5G"]:
+            self.assertUsageError(run("--memory-limit", bad, "-"), "--memory-limit: '%s' is not" % bad)
+        path = self.script("x = placeholder(f32, [?])\n"
+                           "print(run(reduce_sum(tile(x, [4])), feed={x: [1.0, 2.0]}))\n"
+                           "y = tile(x, [1048576])\n"
+                           "print(run(reduce_sum(y), feed={x: [1.0, 2.0]}))\n")
+        r = run("--memory-limit=4M", path)  # tile makes 8 MiB
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(r.stdout, "12.0\n")
+        self.assertIn("s.tfg:3:5: error: tile 'tile_1': out of memory allocating f32 [2097152]", r.stderr)
+        r = run("--memory-limit", "64M", path)
+        self.assertEqual((r.returncode, r.stdout), (0, "12.0\n3.145728e+06\n"), r.stderr)
+
+    def test_worker_out_of_memory_fails_the_step_and_keeps_serving(self):
+        worker = subprocess.Popen([TFG, "--worker", "--listen", "tcp://127.0.0.1:0", "--threads", "1",
+                                   "--memory-limit", "4M"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            address = re.match(r"tfg worker listening on (\S+)$", worker.stdout.readline().strip()).group(1)
+            text = ('x = placeholder(f32, [?])\ncluster({"worker": ["%s"]})\n'
+                    'with device("/job:worker/task:0") { y = tile(x, [%d]) }\n'
+                    'print(run(reduce_sum(y), feed={x: [1.0, 2.0]}))\n')
+            r = run("--quiet", self.script(text % (address, 1048576)))  # 8 MiB on the worker
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("s.tfg:3:", r.stderr)
+            self.assertIn("out of memory allocating f32 [2097152]", r.stderr)
+            self.assertIn("(on task /job:worker/replica:0/task:0)", r.stderr)
+            r = run("--quiet", self.script(text % (address, 4)))
+            self.assertEqual((r.returncode, r.stdout), (0, "12.0\n"), r.stderr)
+            self.assertIsNone(worker.poll())
+        finally:
+            worker.terminate()
+            worker.wait(timeout=20)
+            worker.stdout.close()
+
+    def test_readers_refuse_a_fifo_at_once(self):
+        fifo = os.path.join(self.dir, "pipe")
+        os.mkfifo(fifo)
+        for call in ['load_npy("%s")', 'load_idx("%s")', 'load_csv("%s")',
+                     'a = variable([1.0], name="a")\ninit()\nrestore("%s")']:
+            r = run(self.script(call % fifo), timeout=20)
+            self.assertEqual(r.returncode, 1, call)
+            self.assertIn("cannot read %s'%s': it is a FIFO (named pipe), not a regular file"
+                          % ("checkpoint " if "restore" in call else "", fifo), r.stderr)
+
+    def test_writers_keep_a_fifo_and_write_through_a_symlink(self):
+        fifo = os.path.join(self.dir, "pipe")
+        os.mkfifo(fifo)
+        for call in ['a = variable([1.0], name="a")\ninit()\nsave("%s")', 'save_npy("%s", [1.0])',
+                     'write_records("%s", ["r"])']:
+            r = run(self.script(call % fifo), timeout=20)
+            self.assertEqual(r.returncode, 1, call)
+            self.assertIn("cannot write '%s': it is a FIFO (named pipe), not a regular file" % fifo, r.stderr)
+            self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode), call)
+        target = os.path.join(self.dir, "real.npy")
+        with open(target, "w") as f:
+            f.write("old")
+        link = os.path.join(self.dir, "link.npy")
+        os.symlink(target, link)
+        r = run(self.script('save_npy("%s", [1.0, 2.0])\nprint(load_npy("%s"))\n' % (link, target)))
+        self.assertEqual((r.returncode, r.stdout), (0, "[1. 2.]\n"), r.stderr)
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["link.npy", "pipe", "real.npy", "s.tfg"])
+
+    def test_trace_refuses_a_fifo(self):
+        fifo = os.path.join(self.dir, "trace.json")
+        os.mkfifo(fifo)
+        r = run("--trace", fifo, self.script("print(1)\n"), timeout=20)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr, "tfg: --trace: cannot write '%s': it is a FIFO (named pipe), not a regular file; "
+                                   "writers replace only regular files\n" % fifo)
 
     # ---------------------------------------------------------------- running
 
