@@ -4,6 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "ops/core/checked_size.h"
 #include "ops/core/dtype_traits.h"
 
 namespace tfg::array {
@@ -212,7 +213,12 @@ Result<TensorShape> ShapeFromDims(std::string_view op, const std::vector<int64_t
   for (int64_t d : dims) {
     if (d < 0) return InvalidArgument("{}: shape {} has a negative dimension", op, IntListToString(dims));
   }
-  return TensorShape(dims);
+  TensorShape shape(dims);
+  if (shape.rank() > checked::kMaxRank) {
+    return InvalidArgument("{}: rank {} is above the limit of {} dimensions", op, shape.rank(), checked::kMaxRank);
+  }
+  TFG_RETURN_IF_ERROR(checked::NumElements(op, dims).status());
+  return shape;
 }
 
 std::vector<PartialShape> InputShapes(ShapeContext& c) {

@@ -1,6 +1,7 @@
 // concat(values, axis): joins a list of tensors along an existing axis.
 #include "ops/array/array_util.h"
 #include "ops/autodiff/gradients.h"
+#include "ops/core/checked_size.h"
 #include "ops/core/op_registry.h"
 
 namespace tfg {
@@ -40,7 +41,11 @@ Result<PartialShape> ConcatOutput(const std::vector<PartialShape>& ins, int64_t 
         source[d] = static_cast<int>(k);
       }
     }
-    if (axis_sum >= 0) axis_sum = s.dim(ax) < 0 ? PartialShape::kUnknown : axis_sum + s.dim(ax);
+    if (axis_sum >= 0 && s.dim(ax) < 0) {
+      axis_sum = PartialShape::kUnknown;
+    } else if (axis_sum >= 0) {
+      TFG_ASSIGN_OR_RETURN(axis_sum, checked::AddSize("concat", "size along the axis", axis_sum, s.dim(ax)));
+    }
   }
   dims[ax] = axis_sum;
   return PartialShape(std::move(dims));

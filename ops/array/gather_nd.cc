@@ -98,7 +98,7 @@ Status GatherNdShapeFn(ShapeContext& c) {
   if (indices.known_rank() && indices.rank() == 0) {
     return InvalidArgument("{}: indices must have rank >= 1, got a scalar", kOp);
   }
-  if (!params.known_rank() || !indices.known_rank() || indices.dim(indices.rank() - 1) == PartialShape::kUnknown) {
+  if (!params.known_rank() || !indices.known_rank() || indices.dim(indices.rank() - 1) < 0) {
     c.set_output(0, PartialShape::Unknown());
     return Status::OK();
   }

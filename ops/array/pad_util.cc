@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "ops/array/array_util.h"
+#include "ops/core/checked_size.h"
 
 namespace tfg::array {
 
@@ -30,7 +31,12 @@ Result<std::vector<int64_t>> PaddedDims(const std::string& op, const PartialShap
       return InvalidArgument("{}: {} padding of dimension {} (size {}) can be at most {}, got [{}, {}]", op,
                              mode == PadMode::kReflect ? "REFLECT" : "SYMMETRIC", i, dim, limit, before, after);
     }
-    out[i] = dim < 0 ? PartialShape::kUnknown : before + dim + after;
+    if (dim < 0) {
+      out[i] = PartialShape::kUnknown;
+      continue;
+    }
+    TFG_ASSIGN_OR_RETURN(int64_t padded, checked::AddSize(op, "padded size", before, dim));
+    TFG_ASSIGN_OR_RETURN(out[i], checked::AddSize(op, "padded size", padded, after));
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // -1 and is inferred from the element count. Shares x's buffer.
 #include "ops/array/array_util.h"
 #include "ops/autodiff/gradients.h"
+#include "ops/core/checked_size.h"
 #include "ops/core/op_registry.h"
 
 namespace tfg {
@@ -21,7 +22,12 @@ Result<PartialShape> ReshapeOutput(const PartialShape& in, const std::vector<int
       if (unknown_at >= 0) return InvalidArgument("reshape: shape {} has more than one -1", array::IntListToString(shape));
       unknown_at = static_cast<int>(i);
     } else {
-      known_product *= shape[i];
+      auto product = checked::Mul(known_product, shape[i]);
+      if (!product) {
+        return InvalidArgument("reshape: shape {} is too large: its element count {} * {} overflows int64",
+                               array::IntListToString(shape), known_product, shape[i]);
+      }
+      known_product = *product;
     }
   }
   std::vector<int64_t> out = shape;

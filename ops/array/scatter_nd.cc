@@ -9,6 +9,7 @@
 #include "ops/array/array_util.h"
 #include "ops/array/gather_nd.h"
 #include "ops/autodiff/gradients.h"
+#include "ops/core/checked_size.h"
 #include "ops/core/dtype_traits.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/cwise_functors.h"
@@ -60,11 +61,12 @@ Status ScatterNdShapeFn(ShapeContext& c) {
   if (const Tensor* value = c.input_value(2); value != nullptr) {
     TFG_ASSIGN_OR_RETURN(TensorShape s, OutputShapeOf(*value));
     out = PartialShape(s);
-  } else if (shape_in.known_rank() && shape_in.dim(0) != PartialShape::kUnknown) {
+  } else if (shape_in.known_rank() && shape_in.dim(0) >= 0) {
     if (shape_in.dim(0) == 0) return InvalidArgument("{}: shape must have at least one dimension, got []", kOp);
-    out = PartialShape::UnknownOfRank(static_cast<int>(shape_in.dim(0)));
+    TFG_ASSIGN_OR_RETURN(int rank, checked::Rank(kOp, "the length of shape", shape_in.dim(0)));
+    out = PartialShape::UnknownOfRank(rank);
   }
-  if (indices.known_rank() && out.known_rank() && indices.dim(indices.rank() - 1) != PartialShape::kUnknown) {
+  if (indices.known_rank() && out.known_rank() && indices.dim(indices.rank() - 1) >= 0) {
     const int64_t depth = indices.dim(indices.rank() - 1);
     if (depth > out.rank()) return DepthError(indices, out, depth);
     const PartialShape expected(NdSlicesDims(indices.dims(), out.dims(), depth));

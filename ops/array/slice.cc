@@ -19,7 +19,8 @@ Result<std::vector<int64_t>> SliceDims(const PartialShape& in, const std::vector
   for (size_t i = 0; i < begin.size(); ++i) {
     const int64_t dim = in.dim(static_cast<int>(i));
     const bool bad_begin = begin[i] < 0 || (dim >= 0 && begin[i] > dim);
-    const bool bad_size = size[i] < -1 || (dim >= 0 && size[i] >= 0 && begin[i] + size[i] > dim);
+    // begin <= dim here, so dim - begin cannot overflow where begin + size could.
+    const bool bad_size = size[i] < -1 || (dim >= 0 && size[i] >= 0 && !bad_begin && size[i] > dim - begin[i]);
     if (bad_begin || bad_size) {
       return InvalidArgument("slice: begin {} with size {} is out of range in dimension {} of input {}", begin[i],
                              size[i], i, in.ToString());

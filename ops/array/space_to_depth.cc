@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ops/autodiff/gradients.h"
+#include "ops/core/checked_size.h"
 #include "ops/core/dtype_traits.h"
 #include "ops/core/op_registry.h"
 
@@ -38,13 +39,26 @@ Result<PartialShape> SpaceDepthShape(const std::string& op, bool to_depth, const
                                in.ToString(), b);
       }
     }
-    return PartialShape({in.dim(0), h < 0 ? -1 : h / b, w < 0 ? -1 : w / b, c < 0 ? -1 : c * b * b});
+    int64_t depth = -1;
+    if (c >= 0) {
+      TFG_ASSIGN_OR_RETURN(int64_t bb, checked::MulSize(op, "block_size^2", b, b));
+      TFG_ASSIGN_OR_RETURN(depth, checked::MulSize(op, "output depth", c, bb));
+    }
+    return PartialShape({in.dim(0), h < 0 ? -1 : h / b, w < 0 ? -1 : w / b, depth});
   }
-  if (c >= 0 && c % (b * b) != 0) {
+  TFG_ASSIGN_OR_RETURN(const int64_t bb, checked::MulSize(op, "block_size^2", b, b));
+  if (c >= 0 && c % bb != 0) {
     return InvalidArgument("{}: channels of input {} must be a multiple of block_size^2 = {}", op, in.ToString(),
-                           b * b);
+                           bb);
   }
-  return PartialShape({in.dim(0), h < 0 ? -1 : h * b, w < 0 ? -1 : w * b, c < 0 ? -1 : c / (b * b)});
+  int64_t out_h = -1, out_w = -1;
+  if (h >= 0) {
+    TFG_ASSIGN_OR_RETURN(out_h, checked::MulSize(op, "output height", h, b));
+  }
+  if (w >= 0) {
+    TFG_ASSIGN_OR_RETURN(out_w, checked::MulSize(op, "output width", w, b));
+  }
+  return PartialShape({in.dim(0), out_h, out_w, c < 0 ? -1 : c / bb});
 }
 
 template <bool kToDepthOp>

@@ -31,12 +31,8 @@ class StridedSliceKernel : public OpKernel {
   Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     TFG_ASSIGN_OR_RETURN(array::StridedSlicePlan plan, array::PlanStridedSlice(spec_, x.shape().dims()));
-    std::vector<int64_t> strides = array::RowMajorStrides(x.shape().dims());
-    int64_t offset = 0;
-    for (size_t i = 0; i < strides.size(); ++i) {
-      offset += plan.begin[i] * strides[i];
-      strides[i] *= plan.strides[i];
-    }
+    std::vector<int64_t> strides;
+    const int64_t offset = array::SliceOffsetAndSteps(plan, x.shape().dims(), strides);
     // Copy over the input's dims, then relabel: shrunk dims have extent 1
     // and new axes add 1s, so the element order is the same.
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape(plan.extents)));

@@ -44,12 +44,8 @@ class StridedSliceGradKernel : public OpKernel {
     TFG_ASSIGN_OR_RETURN(Tensor * dx, ctx.allocate_output(0, like));
     // All-zero bytes are 0 for every number type.
     if (dx->bytes() > 0) std::memset(dx->raw_data(), 0, dx->bytes());
-    std::vector<int64_t> strides = array::RowMajorStrides(like.dims());
-    int64_t offset = 0;
-    for (size_t i = 0; i < strides.size(); ++i) {
-      offset += plan.begin[i] * strides[i];
-      strides[i] *= plan.strides[i];
-    }
+    std::vector<int64_t> strides;
+    const int64_t offset = array::SliceOffsetAndSteps(plan, like.dims(), strides);
     array::StridedScatter(ctx, dy, plan.extents, offset, strides, *dx);
     return Status::OK();
   }

@@ -176,4 +176,17 @@ OpDefBuilder& AddStridedSliceAttrs(OpDefBuilder& b) {
       .Attr("ellipsis_mask", AttrType::kInt, int64_t{0}, "bit i: item i is ...");
 }
 
+int64_t SliceOffsetAndSteps(const StridedSlicePlan& plan, const std::vector<int64_t>& dims,
+                            std::vector<int64_t>& steps) {
+  steps = RowMajorStrides(dims);
+  int64_t offset = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    // begin < dims[i] when anything is taken, so begin * stride stays inside
+    // the tensor; (extent - 1) * step likewise for a dim that moves.
+    if (plan.extents[i] > 0) offset += plan.begin[i] * steps[i];
+    steps[i] = plan.extents[i] > 1 ? steps[i] * plan.strides[i] : 0;
+  }
+  return offset;
+}
+
 }  // namespace tfg::array

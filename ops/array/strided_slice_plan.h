@@ -39,6 +39,14 @@ struct StridedSlicePlan {
 // range for a shrunk dim (naming the index and the dim size).
 Result<StridedSlicePlan> PlanStridedSlice(const StridedSliceSpec& spec, const std::vector<int64_t>& in_dims);
 
+// For StridedCopy/StridedScatter over a tensor of `dims` (row-major): sets
+// `steps` to each dimension's element step and returns the offset of the
+// first element. A dimension the slice takes at most one element of gets
+// step 0, since its stride is never taken: a huge stride there must not
+// overflow the product.
+int64_t SliceOffsetAndSteps(const StridedSlicePlan& plan, const std::vector<int64_t>& dims,
+                            std::vector<int64_t>& steps);
+
 // The spec from a node's attrs (strides empty or absent: all 1).
 Result<StridedSliceSpec> ReadStridedSliceSpec(const AttrMap& attrs, std::string_view op);
 // Just the spec's attrs, copied from a node (for its gradient node).

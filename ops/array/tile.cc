@@ -3,6 +3,7 @@
 
 #include "ops/array/array_util.h"
 #include "ops/autodiff/gradients.h"
+#include "ops/core/checked_size.h"
 #include "ops/core/op_registry.h"
 
 namespace tfg {
@@ -30,7 +31,11 @@ Status TileShapeFn(ShapeContext& c) {
   TFG_RETURN_IF_ERROR(CheckMultiples(multiples, in.rank(), in.ToString()));
   std::vector<int64_t> dims(rank);
   for (int i = 0; i < rank; ++i) {
-    dims[i] = multiples[i] == 0 ? 0 : (in.dim(i) < 0 ? PartialShape::kUnknown : in.dim(i) * multiples[i]);
+    if (multiples[i] == 0 || in.dim(i) < 0) {
+      dims[i] = multiples[i] == 0 ? 0 : PartialShape::kUnknown;
+      continue;
+    }
+    TFG_ASSIGN_OR_RETURN(dims[i], checked::MulSize("tile", "output dim", in.dim(i), multiples[i]));
   }
   c.set_output(0, PartialShape(std::move(dims)));
   return Status::OK();
@@ -50,7 +55,8 @@ class TileKernel : public OpKernel {
     const std::vector<int64_t> in_strides = array::RowMajorStrides(x.shape().dims());
     std::vector<int64_t> out_dims, view_dims, view_strides;
     for (int i = 0; i < x.rank(); ++i) {
-      out_dims.push_back(x.dim(i) * multiples_[i]);
+      TFG_ASSIGN_OR_RETURN(int64_t out_dim, checked::MulSize("tile", "output dim", x.dim(i), multiples_[i]));
+      out_dims.push_back(out_dim);
       view_dims.insert(view_dims.end(), {multiples_[i], x.dim(i)});
       view_strides.insert(view_strides.end(), {0, in_strides[i]});
     }

@@ -36,15 +36,24 @@ namespace stack {
 constexpr const char* kResourceName = "stack";
 
 Result<std::shared_ptr<ValueStack>> Lookup(const OpKernelContext& ctx, const Tensor& handle) {
+  if (handle.shape().rank() != 0) {
+    return InvalidArgument("a value stack handle is a string scalar, got shape {}", handle.shape().ToString());
+  }
   const std::string& container = handle.scalar<std::string>();
   auto s = ctx.resources()->Lookup<ValueStack>(container, kResourceName);
   if (!s) return FailedPrecondition("the value stack '{}' does not exist (it belongs to another step)", container);
   return s;
 }
 
-StackKey KeyOf(const OpKernelContext& ctx, int first, int count) {
+Result<StackKey> KeyOf(const OpKernelContext& ctx, int first, int count) {
   StackKey key;
-  for (int i = first; i < first + count; ++i) key.push_back(ctx.input(i).scalar<int64_t>());
+  for (int i = first; i < first + count; ++i) {
+    const Tensor& index = ctx.input(i);
+    if (index.shape().rank() != 0) {
+      return InvalidArgument("a value stack index is an i64 scalar, got shape {}", index.shape().ToString());
+    }
+    key.push_back(index.scalar<int64_t>());
+  }
   return key;
 }
 

@@ -34,8 +34,9 @@ class ValueStack : public Resource {
 namespace stack {
 
 Result<std::shared_ptr<ValueStack>> Lookup(const OpKernelContext& ctx, const Tensor& handle);
-// Inputs [first, first + count) of the kernel, each an i64 scalar.
-StackKey KeyOf(const OpKernelContext& ctx, int first, int count);
+// Inputs [first, first + count) of the kernel, each an i64 scalar (else
+// InvalidArgument: a script can call these ops with any tensors).
+Result<StackKey> KeyOf(const OpKernelContext& ctx, int first, int count);
 
 }  // namespace stack
 }  // namespace tfg

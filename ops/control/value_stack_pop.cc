@@ -14,7 +14,8 @@ class StackPopKernel : public OpKernel {
   }
   Status Compute(OpKernelContext& ctx) override {
     TFG_ASSIGN_OR_RETURN(std::shared_ptr<ValueStack> s, stack::Lookup(ctx, ctx.input(0)));
-    TFG_ASSIGN_OR_RETURN(Tensor t, s->Pop(stack::KeyOf(ctx, 1, ctx.num_inputs() - 1)));
+    TFG_ASSIGN_OR_RETURN(StackKey key, stack::KeyOf(ctx, 1, ctx.num_inputs() - 1));
+    TFG_ASSIGN_OR_RETURN(Tensor t, s->Pop(key));
     if (t.dtype() != dtype_) return Internal("value_stack_pop expected {} but got {}", DTypeName(dtype_), t.DebugString());
     ctx.set_output(0, std::move(t));
     return Status::OK();

@@ -11,7 +11,8 @@ class StackPushKernel : public OpKernel {
   Status Compute(OpKernelContext& ctx) override {
     TFG_ASSIGN_OR_RETURN(std::shared_ptr<ValueStack> s, stack::Lookup(ctx, ctx.input(0)));
     const int value = ctx.num_inputs() - 1;
-    TFG_RETURN_IF_ERROR(s->Push(stack::KeyOf(ctx, 1, value - 1), ctx.input(value)));
+    TFG_ASSIGN_OR_RETURN(StackKey key, stack::KeyOf(ctx, 1, value - 1));
+    TFG_RETURN_IF_ERROR(s->Push(key, ctx.input(value)));
     ctx.set_output(0, ctx.input(value));
     return Status::OK();
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ops/core/checked_size.h"
+
 namespace tfg {
 
 DType Output::dtype() const { return node->output_types()[index]; }
@@ -185,6 +187,13 @@ Status ResolveOutputTypes(const OpDef& op, const AttrMap& attrs, std::vector<DTy
     if (arg.is_list) {
       const int64_t* n = FindAttr<int64_t>(attrs, arg.count_attr);
       if (!n || *n < 0) return InvalidArgument("{}: '{}' must be a non-negative int", op.name, arg.count_attr);
+      // Each output is a graph edge with its own shape: a count past this is
+      // a typo, not a graph, and must not reach an allocation.
+      constexpr int64_t kMaxListOutputs = int64_t{1} << 20;
+      if (*n > kMaxListOutputs) {
+        return InvalidArgument("{}: '{}' is {}, more than the limit of {} outputs", op.name, arg.count_attr, *n,
+                               kMaxListOutputs);
+      }
       count = *n;
     }
     out.insert(out.end(), static_cast<size_t>(count), t);
@@ -220,6 +229,11 @@ Result<std::vector<PartialShape>> InferShapes(const OpDef& op, const std::vector
     // Shape errors name the op; add it when the shape function did not.
     if (s.message().rfind(op.name, 0) != 0) s.Prepend(op.name + ": ");
     return s;
+  }
+  // The one graph-building check of sizes, for every op: a shape no tensor
+  // could have fails here, at the line that builds it, not in a kernel.
+  for (const PartialShape& shape : ctx.output_shapes()) {
+    TFG_RETURN_IF_ERROR(checked::CheckPartialShape(op.name, shape));
   }
   return ctx.output_shapes();
 }

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
+#include "ops/core/checked_size.h"
+
 namespace tfg {
 
-int64_t TensorShape::num_elements() const {
-  int64_t n = 1;
-  for (int64_t d : dims_) n *= d;
-  return n;
-}
+// Saturates instead of wrapping: tensors never hold such a shape
+// (checked::CheckTensorShape), but a shape from a user may be asked first.
+int64_t TensorShape::num_elements() const { return checked::SaturatedProduct(dims_); }
 
 std::string TensorShape::ToString() const {
   std::string out = "[";
@@ -25,9 +25,7 @@ bool PartialShape::fully_defined() const {
 
 int64_t PartialShape::num_elements() const {
   if (!fully_defined()) return kUnknown;
-  int64_t n = 1;
-  for (int64_t d : dims_) n *= d;
-  return n;
+  return checked::SaturatedProduct(dims_);
 }
 
 bool PartialShape::CompatibleWith(const PartialShape& other) const {

@@ -2,6 +2,8 @@
 
 #include <new>
 
+#include "ops/core/checked_size.h"
+
 namespace tfg {
 
 Buffer::Buffer(Allocator* alloc, DType dtype, int64_t n)
@@ -31,6 +33,9 @@ Buffer::~Buffer() {
 }
 
 Tensor::Tensor(Allocator* alloc, DType dtype, TensorShape shape) : dtype_(dtype), shape_(std::move(shape)) {
+  // A shape no tensor may have gets no buffer (IsInitialized() is false
+  // unless it has no elements); Allocate() says why.
+  if (!checked::CheckTensorShape("", shape_, dtype_).ok()) return;
   auto buffer = std::make_shared<Buffer>(alloc, dtype, shape_.num_elements());
   if (buffer->data() != nullptr) buffer_ = std::move(buffer);
 }
@@ -39,6 +44,8 @@ Result<Tensor> Tensor::Allocate(Allocator* alloc, DType dtype, TensorShape shape
   for (int64_t d : shape.dims()) {
     if (d < 0) return InvalidArgument("cannot allocate a tensor of shape {}: negative dimension", shape.ToString());
   }
+  Status valid = checked::CheckTensorShape("cannot allocate a tensor", shape, dtype);
+  if (!valid.ok()) return valid;
   Tensor t(alloc, dtype, std::move(shape));
   if (!t.IsInitialized()) {
     return Error(Code::kResourceExhausted, "out of memory allocating {} {} ({} bytes) on {}", DTypeName(dtype),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "ops/core/checked_size.h"
 #include "ops/core/dtype_traits.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/cwise_functors.h"
@@ -78,7 +79,6 @@ std::vector<int64_t> ReadIds(const Tensor& ids) {
 
 Result<int64_t> CheckSortedIds(std::string_view op, const std::vector<int64_t>& ids) {
   if (ids.empty()) return int64_t{0};
-  const int64_t segments = ids.back() + 1;
   for (size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] < 0) {
       return InvalidArgument("{}: segment id {} at position {} is negative; segment ids must be sorted and >= 0",
@@ -89,7 +89,8 @@ Result<int64_t> CheckSortedIds(std::string_view op, const std::vector<int64_t>& 
                              ids[i - 1]);
     }
   }
-  return segments;
+  // The ids are sorted and >= 0 here; the output has ids.back() + 1 rows.
+  return checked::AddSize(op, "number of segments", ids.back(), 1);
 }
 
 Status CheckUnsortedIds(std::string_view op, const std::vector<int64_t>& ids, int64_t num_segments) {

@@ -31,7 +31,7 @@ Span ValidWindow(const Geometry& g, int64_t oh, int64_t ow) {
 
 template <typename T>
 void AvgPoolForward(const OpKernelContext& ctx, const Geometry& g, const T* x, T* y) {
-  ctx.ParallelFor(g.n * g.oh, g.ow * g.kh * g.kw * g.c + 1, [&](int64_t s, int64_t e) {
+  ctx.ParallelFor(g.n * g.oh, nn::PoolWork(g, g.ow), [&](int64_t s, int64_t e) {
     for (int64_t u = s; u < e; ++u) {
       const T* image = x + (u / g.oh) * g.in_image();
       for (int64_t ow = 0; ow < g.ow; ++ow) {
@@ -54,7 +54,7 @@ void AvgPoolForward(const OpKernelContext& ctx, const Geometry& g, const T* x, T
 // Windows of one image overlap, so images are the units of parallel work.
 template <typename T>
 void AvgPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* dy, T* dx) {
-  ctx.ParallelFor(g.n, g.oh * g.ow * g.kh * g.kw * g.c + 1, [&](int64_t s, int64_t e) {
+  ctx.ParallelFor(g.n, nn::PoolWork(g, g.oh * g.ow), [&](int64_t s, int64_t e) {
     std::vector<T> share(g.c);
     for (int64_t b = s; b < e; ++b) {
       T* dimage = dx + b * g.in_image();

@@ -151,8 +151,8 @@ void ForEachPack(int64_t channels, F&& f) {
 
 template <typename T>
 void MaxPoolForward(const OpKernelContext& ctx, const Geometry& g, const T* x, T* y) {
-  ctx.ParallelFor(g.n * g.oh, g.ow * g.kh * g.kw * g.c + 1, [&](int64_t s, int64_t e) {
-    std::vector<int64_t> taps(static_cast<size_t>(g.kh * g.kw));
+  ctx.ParallelFor(g.n * g.oh, nn::PoolWork(g, g.ow), [&](int64_t s, int64_t e) {
+    std::vector<int64_t> taps(static_cast<size_t>(nn::PoolWindowPixels(g)));
     for (int64_t u = s; u < e; ++u) {
       const T* image = x + (u / g.oh) * g.in_image();
       for (int64_t ow = 0; ow < g.ow; ++ow) {
@@ -172,14 +172,15 @@ bool DisjointWindows(const Geometry& g) { return g.kh <= g.sh && g.kw <= g.sw; }
 // Disjoint windows that together reach every pixel: routing alone writes
 // all of d input.
 bool TilingWindows(const Geometry& g) {
-  return g.kh == g.sh && g.kw == g.sw && g.pad_top == 0 && g.pad_left == 0 && g.oh * g.sh >= g.h &&
-         g.ow * g.sw >= g.w;
+  // oh * sh >= h, written so that a huge stride cannot overflow.
+  return g.kh == g.sh && g.kw == g.sw && g.pad_top == 0 && g.pad_left == 0 &&
+         g.oh >= g.h / g.sh + (g.h % g.sh != 0) && g.ow >= g.w / g.sw + (g.w % g.sw != 0);
 }
 
 // Windows of one image may overlap, so images are the units of parallel work.
 template <bool kAssign, typename T>
 void MaxPoolBackwardImages(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e) {
-  std::vector<int64_t> taps(static_cast<size_t>(g.kh * g.kw));
+  std::vector<int64_t> taps(static_cast<size_t>(nn::PoolWindowPixels(g)));
   for (int64_t b = s; b < e; ++b) {
     const T* image = x + b * g.in_image();
     T* dimage = dx + b * g.in_image();
@@ -196,7 +197,7 @@ void MaxPoolBackwardImages(const Geometry& g, const T* x, const T* dy, T* dx, in
 
 template <typename T>
 void MaxPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, const T* dy, T* dx) {
-  ctx.ParallelFor(g.n, g.oh * g.ow * g.kh * g.kw * g.c + 1, [&](int64_t s, int64_t e) {
+  ctx.ParallelFor(g.n, nn::PoolWork(g, g.oh * g.ow), [&](int64_t s, int64_t e) {
     if (DisjointWindows(g)) {
       MaxPoolBackwardImages<true>(g, x, dy, dx, s, e);
     } else {
@@ -207,8 +208,8 @@ void MaxPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, 
 
 template <typename T>
 void MaxPoolGather(const OpKernelContext& ctx, const Geometry& g, const T* x, const T* grad, T* out) {
-  ctx.ParallelFor(g.n * g.oh, g.ow * g.kh * g.kw * g.c + 1, [&](int64_t s, int64_t e) {
-    std::vector<int64_t> taps(static_cast<size_t>(g.kh * g.kw));
+  ctx.ParallelFor(g.n * g.oh, nn::PoolWork(g, g.ow), [&](int64_t s, int64_t e) {
+    std::vector<int64_t> taps(static_cast<size_t>(nn::PoolWindowPixels(g)));
     for (int64_t u = s; u < e; ++u) {
       const int64_t offset = (u / g.oh) * g.in_image();
       for (int64_t ow = 0; ow < g.ow; ++ow) {

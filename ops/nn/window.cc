@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
+#include "ops/core/checked_size.h"
 #include "ops/core/op_cost.h"
 #include "ops/core/op_registry.h"
 
@@ -64,18 +66,32 @@ Result<WindowAttrs> ReadWindowAttrs(std::string_view op, const AttrMap& attrs) {
 Result<SpatialDim> ComputeSpatialDim(std::string_view op, const char* what, int64_t in, int64_t k, int64_t stride,
                                      int64_t dilation, Padding padding) {
   if (in < 0 || k < 0) return SpatialDim{};
-  const int64_t effective = (k - 1) * dilation + 1;
+  // Every window must end at an offset int64 can hold: the last one ends at
+  // (out - 1) * stride + effective.
+  auto too_large = [&] {
+    return InvalidArgument("{}: the window {} {} (dilation {}) with stride {} over an input {} of {} overflows int64",
+                           op, what, k, dilation, stride, what, in);
+  };
+  const auto dilated = checked::Mul(k - 1, dilation);
+  const auto effective = dilated ? checked::Add(*dilated, 1) : std::nullopt;
+  if (!effective) return too_large();
+  const int64_t out = padding == Padding::kSame ? in / stride + (in % stride != 0)
+                                                : (*effective > in ? 0 : (in - *effective) / stride + 1);
+  const auto steps = checked::Mul(out > 0 ? out - 1 : 0, stride);
+  const auto end = steps ? checked::Add(*steps, *effective) : std::nullopt;
+  if (!end) return too_large();
   if (padding == Padding::kSame) {
-    const int64_t out = (in + stride - 1) / stride;
-    const int64_t pad_total = std::max<int64_t>((out - 1) * stride + effective - in, 0);
+    // TensorFlow takes a window larger than the input; the pads then hold
+    // the rest of it, and kernels only visit the valid part.
+    const int64_t pad_total = std::max<int64_t>(*end - in, 0);
     return SpatialDim{out, pad_total / 2, pad_total - pad_total / 2};
   }
-  if (effective > in) {
-    std::string dilated = dilation > 1 ? fmt::format(" ({} dilated by {})", k, dilation) : "";
+  if (*effective > in) {
+    std::string dilated_text = dilation > 1 ? fmt::format(" ({} dilated by {})", k, dilation) : "";
     return InvalidArgument("{}: the window {} {}{} is larger than the input {} {} with padding=\"VALID\"", op, what,
-                           effective, dilated, what, in);
+                           *effective, dilated_text, what, in);
   }
-  return SpatialDim{(in - effective) / stride + 1, 0, 0};
+  return SpatialDim{out, 0, 0};
 }
 
 Result<Geometry> ComputeGeometry(std::string_view op, const TensorShape& input, int64_t kh, int64_t kw,
@@ -101,6 +117,13 @@ Result<Geometry> ComputeGeometry(std::string_view op, const TensorShape& input, 
   g.pad_bottom = rows.pad_after;
   g.pad_right = cols.pad_after;
   return g;
+}
+
+int64_t PoolWindowPixels(const Geometry& g) { return std::min(g.kh, g.h) * std::min(g.kw, g.w); }
+
+int64_t PoolWork(const Geometry& g, int64_t windows) {
+  const int64_t work = checked::SaturatedProduct({windows, PoolWindowPixels(g), g.c});
+  return std::min<int64_t>(work, std::numeric_limits<int64_t>::max() - 1) + 1;
 }
 
 Status CheckRank4(std::string_view op, const char* what, const char* layout, const PartialShape& s) {

@@ -54,6 +54,13 @@ struct Geometry {
   int64_t patch() const { return kh * kw * c; }  // im2col row length
   int64_t in_image() const { return h * w * c; }
 };
+// A pool visits only the valid part of each window, at most this many
+// pixels: a window far larger than the input (SAME) costs no more than it.
+int64_t PoolWindowPixels(const Geometry& g);
+// ParallelFor's cost of `windows` pooled windows of every channel
+// (saturated: a cost estimate, never a wrapped one).
+int64_t PoolWork(const Geometry& g, int64_t windows);
+
 // `input` must be rank 4 (checked, with the op named in the error).
 Result<Geometry> ComputeGeometry(std::string_view op, const TensorShape& input, int64_t kh, int64_t kw,
                                  const WindowAttrs& a);

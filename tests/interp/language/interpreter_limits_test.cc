@@ -37,8 +37,13 @@ TEST(InterpreterLimitsTest, HostOpsLargerThanTheLimitAreRefused) {
   EXPECT_EQ(big.code(), Code::kResourceExhausted);
   EXPECT_EQ(big.message(), "zeros: the result would have 10000 elements, more than the limit of 1000");
   EXPECT_EQ(big.span().line, 1);
+  // A shape whose element count overflows int64 is no size at all: an
+  // InvalidArgument naming the numbers (ops/core/checked_size.h).
   Status overflow = RunLimited("z = zeros([4294967296, 4294967296, 4294967296])\n", 0, 1000);
-  EXPECT_EQ(overflow.code(), Code::kResourceExhausted);
+  EXPECT_EQ(overflow.code(), Code::kInvalidArgument);
+  EXPECT_EQ(overflow.message(),
+            "zeros: shape [4294967296, 4294967296, 4294967296] is too large: its element count 4294967296 * "
+            "4294967296 overflows int64 (at most 9223372036854775807)");
   EXPECT_TRUE(RunLimited("z = zeros([10, 10]) + 1\n", 0, 1000).ok());
 }
 
