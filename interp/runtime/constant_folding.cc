@@ -2,6 +2,7 @@
 // the kernel the registry gives it on the CPU, while the graph is optimized.
 #include <algorithm>
 #include <cmath>
+#include <new>
 
 #include "ops/core/control_flow.h"
 #include "ops/core/device.h"
@@ -82,7 +83,13 @@ std::optional<Tensor> RunKernel(const Node& node, const std::vector<Tensor>& inp
   ResourceMgr no_resources;  // foldable ops are stateless
   StepInfo step;
   OpKernelContext ctx(&c, in.data(), static_cast<int>(in.size()), out.data(), 1, &no_resources, &step);
-  if (!(*kernel)->Compute(ctx).ok()) return std::nullopt;
+  // A constant too big to fold in memory is left to the run, which reports
+  // it at the node's line.
+  try {
+    if (!(*kernel)->Compute(ctx).ok()) return std::nullopt;
+  } catch (const std::bad_alloc&) {
+    return std::nullopt;
+  }
   if (!out[0].IsInitialized() || out[0].dtype() != c.output_types[0]) return std::nullopt;
   return out[0];
 }

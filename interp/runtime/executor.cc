@@ -40,14 +40,6 @@ int64_t NowNanos() {
 
 namespace {
 
-// A kernel (or a library it calls: Eigen, zlib, std::string) that runs out
-// of memory throws std::bad_alloc; caught where kernels are invoked, it
-// fails the node like any error, at its line, and the step is cancelled.
-Status KernelOutOfMemory() {
-  return Error(Code::kResourceExhausted, "out of memory (the memory limit is {}; see --memory-limit)",
-               FormatByteSize(MemoryLimit()));
-}
-
 // A switch leaves its untaken output unset (dead); every other kernel must
 // set each output with its declared dtype.
 Status CheckOutputs(const PlanNode& pn, const Tensor* outs) {
@@ -209,10 +201,13 @@ bool Step::Compute(const PlanNode& pn, Tensor* inputs, Tensor* outs) {
   if (pn.kind == NodeKind::kOp || !ForwardControlFlow(pn, inputs, outs, s)) {
     OpKernelContext ctx(&pn.construction, inputs, pn.num_inputs, outs, pn.num_outputs, env_.resources, &info_);
     const int64_t start = Timed() ? NowNanos() : 0;
+    // A kernel (or a library it calls: Eigen, zlib, std::string) that runs
+    // out of memory throws std::bad_alloc: it fails the node like any
+    // error, at its line, and the step is cancelled.
     try {
       s = pn.kernel->Compute(ctx);
     } catch (const std::bad_alloc&) {
-      s = KernelOutOfMemory();
+      s = OutOfMemoryError();
     }
     if (Timed()) RecordKernel(pn, start);
     if (s.ok()) s = CheckNodeOutputs(pn, outs);
@@ -268,7 +263,7 @@ void Step::RunAsync(const TaggedNode& t) {
   try {
     pn.kernel->ComputeAsync(call->ctx, done);
   } catch (const std::bad_alloc&) {
-    done(KernelOutOfMemory());
+    done(OutOfMemoryError());
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <future>
+#include <new>
 #include <unordered_map>
 
 #include "devices/cpu/cpu_device.h"
@@ -18,6 +19,7 @@
 #include "interp/runtime/placer.h"
 #include "interp/runtime/plan.h"
 #include "interp/runtime/run_signature.h"
+#include "ops/core/memory_budget.h"
 #include "interp/runtime/run_stats.h"
 #include "interp/runtime/thread_pool.h"
 #include "interp/runtime/trace.h"
@@ -394,12 +396,18 @@ Status CheckEagerSize(const OpDef& op, const AttrMap& attrs, const std::vector<T
   return Status::OK();
 }
 
+// Out of memory in an eagerly run kernel is an error at its line, as in
+// the executor.
 Status ComputeOnce(OpKernel& kernel, OpKernelContext& ctx) {
-  if (!kernel.IsAsync()) return kernel.Compute(ctx);
-  std::promise<Status> done;
-  std::future<Status> result = done.get_future();
-  kernel.ComputeAsync(ctx, [&done](Status s) { done.set_value(std::move(s)); });
-  return result.get();
+  try {
+    if (!kernel.IsAsync()) return kernel.Compute(ctx);
+    std::promise<Status> done;
+    std::future<Status> result = done.get_future();
+    kernel.ComputeAsync(ctx, [&done](Status s) { done.set_value(std::move(s)); });
+    return result.get();
+  } catch (const std::bad_alloc&) {
+    return OutOfMemoryError();
+  }
 }
 
 }  // namespace

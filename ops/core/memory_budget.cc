@@ -95,4 +95,9 @@ std::string FormatByteSize(int64_t bytes) {
   return fmt::format("{} bytes", bytes);
 }
 
+Status OutOfMemoryError() {
+  return Error(Code::kResourceExhausted, "out of memory (the memory limit is {}; see --memory-limit)",
+               FormatByteSize(MemoryLimit()));
+}
+
 }  // namespace tfg

@@ -28,6 +28,10 @@ int64_t MemoryInUse();
 bool ReserveMemory(size_t bytes);
 void ReleaseMemory(size_t bytes);
 
+// The error of a kernel that ran out of memory (a std::bad_alloc caught
+// where kernels are invoked): ResourceExhausted naming the budget.
+Status OutOfMemoryError();
+
 // "4096", "512K", "64M", "2G", "1T" (powers of 1024; a trailing "B" or
 // "iB" is allowed) as bytes; InvalidArgument for anything else or 0.
 Result<int64_t> ParseByteSize(std::string_view text);
