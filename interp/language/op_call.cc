@@ -311,6 +311,9 @@ Result<AttrValue> ScalarAttr(const OpDef& op, const AttrDef& attr, const Value& 
       return AttrError(op, attr, v, "an int");
     case AttrType::kFloat:
       if (v.is_number()) return AttrValue(v.as_number());
+      // As in TensorFlow's Python API, where True is 1: one_hot's on_value=true,
+      // off_value=false with dtype=bool.
+      if (v.is(ValueKind::kBool)) return AttrValue(v.as_bool() ? 1.0 : 0.0);
       if (v.is(ValueKind::kTensor) && IsNumeric(v.as_tensor().dtype()) && v.as_tensor().num_elements() == 1) {
         return AttrValue(TensorElement(v.as_tensor(), 0).as_number());
       }

@@ -57,7 +57,12 @@ TFG_HOST_DEVICE inline T WrapMul(T a, T b) {
 }
 template <typename T>
 TFG_HOST_DEVICE inline T WrapNeg(T a) {
-  return WrapSub(T(0), a);
+  // Floats negate the sign bit: -(0.0) is -0.0, as in TensorFlow (0 - 0.0 is +0.0).
+  if constexpr (std::is_integral_v<T>) {
+    return WrapSub(T(0), a);
+  } else {
+    return -a;
+  }
 }
 
 // ---- binary arithmetic

@@ -25,11 +25,8 @@ class ReduceKernel final : public CudaOpKernel {
     const std::string& op = ctx.info().op->name;
     TFG_ASSIGN_OR_RETURN(ReductionPlan plan, PlanReduction(op, attrs_, x.shape()));
     const ReductionLayout& l = plan.layout;
-    // Only float kernels are registered, so only max and min refuse an empty set.
-    bool is_extremum = kOp == cuda::ReduceOp::kMax || kOp == cuda::ReduceOp::kMin;
-    if (l.reduce_count == 0 && is_extremum && plan.out.num_elements() > 0) {
-      return EmptyReductionError(op, x.dtype(), x.shape());
-    }
+    // Over an empty set the kernel writes its starting value: -inf for max,
+    // +inf for min, 0 for sum and 0/0 = NaN for mean, as TensorFlow does.
     if (!l.simple) {
       return Unimplemented("{} on a GPU over axes that are not adjacent (input shape {}) is not supported yet", op,
                            x.shape().ToString());

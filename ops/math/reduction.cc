@@ -80,11 +80,6 @@ Result<ReductionPlan> PlanReduction(const std::string& op, const ReductionAttrs&
   return p;
 }
 
-Status EmptyReductionError(const std::string& op, DType dtype, const TensorShape& in) {
-  return InvalidArgument("{}: cannot reduce an empty set of {} values (input shape {})", op, DTypeName(dtype),
-                         in.ToString());
-}
-
 ReductionLayout MakeReductionLayout(const TensorShape& in, const std::vector<bool>& reduced) {
   // Groups of neighbouring non-trivial dims with the same reduced flag,
   // each with its row-major input stride.

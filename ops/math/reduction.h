@@ -64,7 +64,4 @@ struct ReductionPlan {
 };
 Result<ReductionPlan> PlanReduction(const std::string& op, const ReductionAttrs& attrs, const TensorShape& in);
 
-// The error of max and min (and the integer mean) over an empty set.
-Status EmptyReductionError(const std::string& op, DType dtype, const TensorShape& in);
-
 }  // namespace tfg

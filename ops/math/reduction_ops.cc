@@ -1,8 +1,9 @@
 // sum, mean, max, min, prod over `axis` (none = all axes; an int or a list,
 // negative counting from the end), optionally keeping reduced dims as 1.
 // f16 accumulates in f32. Integer mean is the truncated integer mean (TF).
-// Over an empty set: sum 0, prod 1, float mean NaN; max, min and integer
-// mean are errors.
+// Over an empty set, as TensorFlow: sum 0, prod 1, float mean NaN, integer
+// mean 0, max the lowest value (-inf, INT_MIN), min the highest (+inf,
+// INT_MAX): each reduction's identity, so an empty batch is not an error.
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -22,7 +23,6 @@ template <> struct AccOf<half> { using type = float; };
 template <typename T>
 struct SumR {
   using Acc = typename AccOf<T>::type;
-  static constexpr bool kEmptyIsError = false;
   static Acc Init() { return Acc(0); }
   static Acc Combine(Acc a, Acc b) { return functor::WrapAdd(a, b); }
   static T Finish(Acc a, int64_t) { return static_cast<T>(a); }
@@ -30,9 +30,12 @@ struct SumR {
 
 template <typename T>
 struct MeanR : SumR<T> {
-  static constexpr bool kEmptyIsError = std::is_integral_v<T>;
   static T Finish(typename SumR<T>::Acc a, int64_t count) {
     using Acc = typename SumR<T>::Acc;
+    // TensorFlow's integer mean of nothing is 0 (a float one is 0/0 = NaN).
+    if constexpr (std::is_integral_v<Acc>) {
+      if (count == 0) return T(0);
+    }
     return static_cast<T>(a / static_cast<Acc>(count));
   }
 };
@@ -40,7 +43,6 @@ struct MeanR : SumR<T> {
 template <typename T>
 struct ProdR {
   using Acc = typename AccOf<T>::type;
-  static constexpr bool kEmptyIsError = false;
   static Acc Init() { return Acc(1); }
   static Acc Combine(Acc a, Acc b) { return functor::WrapMul(a, b); }
   static T Finish(Acc a, int64_t) { return static_cast<T>(a); }
@@ -50,7 +52,6 @@ struct ProdR {
 template <typename T>
 struct MaxR {
   using Acc = typename AccOf<T>::type;
-  static constexpr bool kEmptyIsError = true;
   static Acc Init() {
     if constexpr (std::numeric_limits<Acc>::has_infinity) return -std::numeric_limits<Acc>::infinity();
     return std::numeric_limits<Acc>::lowest();
@@ -62,7 +63,6 @@ struct MaxR {
 template <typename T>
 struct MinR {
   using Acc = typename AccOf<T>::type;
-  static constexpr bool kEmptyIsError = true;
   static Acc Init() {
     if constexpr (std::numeric_limits<Acc>::has_infinity) return std::numeric_limits<Acc>::infinity();
     return std::numeric_limits<Acc>::max();
@@ -172,12 +172,9 @@ class ReduceKernel final : public OpKernel {
     const int64_t n_out = out->num_elements();
     if (n_out == 0) return Status::OK();
     const ReductionLayout& l = plan.layout;
-    Status status;
     bool handled = TFG_DISPATCH_NUMBER(x.dtype(), T, {
       using R = RT<T>;
-      if (l.reduce_count == 0 && R::kEmptyIsError) {
-        status = EmptyReductionError(op, x.dtype(), x.shape());
-      } else if (l.reduce_count == 0) {
+      if (l.reduce_count == 0) {
         std::fill(out->data<T>(), out->data<T>() + n_out, R::Finish(R::Init(), 0));
       } else if (l.simple) {
         ReduceSimple<R>(ctx, l, x.data<T>(), out->data<T>());
@@ -186,7 +183,7 @@ class ReduceKernel final : public OpKernel {
       }
     });
     if (!handled) return Unimplemented("{}: no CPU kernel for dtype {}", op, DTypeName(x.dtype()));
-    return status;
+    return Status::OK();
   }
 
  private:
@@ -227,11 +224,11 @@ OpDefBuilder ReductionOp(const char* name, GradFn grad, const char* doc) {
 TFG_REGISTER_OP(ReductionOp("sum", ReductionGrad("sum_grad", false),
                             "Sum of elements over `axis` (0 over an empty set)."));
 TFG_REGISTER_OP(ReductionOp("mean", ReductionGrad("mean_grad", false),
-                            "Mean over `axis`; integer inputs give the truncated integer mean."));
+                            "Mean over `axis`; integer inputs give the truncated integer mean (NaN, or 0 for integers, over an empty set)."));
 TFG_REGISTER_OP(ReductionOp("max", ReductionGrad("max_grad", true),
-                            "Maximum over `axis` (NaN wins; an empty set is an error)."));
+                            "Maximum over `axis` (NaN wins; -inf or the lowest integer over an empty set)."));
 TFG_REGISTER_OP(ReductionOp("min", ReductionGrad("min_grad", true),
-                            "Minimum over `axis` (NaN wins; an empty set is an error)."));
+                            "Minimum over `axis` (NaN wins; +inf or the highest integer over an empty set)."));
 TFG_REGISTER_OP(ReductionOp("prod", ReductionGrad("prod_grad", false),
                             "Product of elements over `axis` (1 over an empty set)."));
 TFG_REGISTER_KERNEL(KernelDef("sum", DeviceType::kCpu).Create<ReduceKernel<SumR>>());

@@ -106,6 +106,9 @@ TEST(ConvertAttrTest, ShapesAndLists) {
 TEST(ConvertAttrTest, ScalarsAndDTypes) {
   const OpDef& one_hot = Op("one_hot");
   EXPECT_EQ(std::get<double>(*ConvertAttr(one_hot, *one_hot.FindAttr("on_value"), Value::Int(2))), 2.0);
+  // A bool is 1 or 0, as in TensorFlow's Python API (one_hot(..., on_value=true, dtype=bool)).
+  EXPECT_EQ(std::get<double>(*ConvertAttr(one_hot, *one_hot.FindAttr("on_value"), Value::Bool(true))), 1.0);
+  EXPECT_EQ(std::get<double>(*ConvertAttr(one_hot, *one_hot.FindAttr("off_value"), Value::Bool(false))), 0.0);
   EXPECT_EQ(std::get<int64_t>(*ConvertAttr(one_hot, *one_hot.FindAttr("depth"), Value::Int(10))), 10);
   EXPECT_FALSE(ConvertAttr(one_hot, *one_hot.FindAttr("depth"), Value::Float(10.0)).ok());
   EXPECT_EQ(std::get<DType>(*ConvertAttr(one_hot, *one_hot.FindAttr("dtype"), Value::Type(DType::kF64))), DType::kF64);
