@@ -9,7 +9,14 @@
 //
 // Binary operators are written as flat loops, not left recursion: the parse
 // tree stays shallow and the AST builder folds each chain iteratively.
+//
+// Big data stays cheap: a list literal of nothing but numbers (and nested
+// lists of numbers) reaches the parser as one NUMBER_LIST token, made by the
+// driver's lexer (interp/language/parser_lexer.h), not by a rule here;
+// the AST builder packs it into one ast::NumberList.
 grammar Tfg;
+
+tokens { NUMBER_LIST }
 
 @lexer::members {
   // The kinds of the brackets open at this point of the input, innermost last.
@@ -27,7 +34,10 @@ grammar Tfg;
 
 // ------------------------------------------------------------------ statements
 
-program   : stmtList EOF ;
+// The driver parses a file one top-level statement at a time, so only one
+// statement's parse tree is alive at once, and checks that what follows a
+// statement without a separator is the end of the file.
+topLevel  : sep* (statement sep?)? ;
 block     : '{' stmtList '}' ;
 stmtList  : sep* (statement (sep+ statement)*)? sep* ;
 sep       : NEWLINE | ';' ;
@@ -114,6 +124,7 @@ atom
   | '?'
   | NAME
   | '(' expr ')'
+  | NUMBER_LIST
   | listLit
   | dictLit
   | lambda

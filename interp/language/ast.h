@@ -30,6 +30,7 @@ enum class ExprKind {
   kUnknownDim, // ?   (only meaningful inside shapes: [?, 784])
   kName,       // x
   kList,       // [a, b, c]
+  kNumberList, // [1, -2.5, [3e4, 0x10]]: numbers only, packed (NumberList)
   kDict,       // {k: v, ...}
   kUnary,      // -x, not x
   kBinary,     // x + y, x and y, x < y, ...
@@ -88,6 +89,23 @@ struct Name : Expr {
 struct ListLit : Expr {
   explicit ListLit(SourceSpan s) : Expr(ExprKind::kList, std::move(s)) {}
   std::vector<ExprPtr> elements;
+};
+// A list literal of nothing but number literals and nested lists of them,
+// the way data tables are written. It is stored packed, a byte and a number
+// per element, instead of a node per element: a 4 MB table of numbers would
+// otherwise take hundreds of MB of nodes. It evaluates exactly as the ListLit
+// of the same text would (ints stay ints, `-x` is negated x).
+struct NumberList : Expr {
+  enum class Item : uint8_t { kInt, kFloat, kOpen, kClose };
+  union Number {
+    int64_t i;
+    double f;
+  };
+  explicit NumberList(SourceSpan s) : Expr(ExprKind::kNumberList, std::move(s)) {}
+  // The contents of the outermost list in order: kOpen and kClose bracket a
+  // nested list, and each kInt or kFloat takes the next of `numbers`.
+  std::vector<Item> items;
+  std::vector<Number> numbers;
 };
 struct DictLit : Expr {
   explicit DictLit(SourceSpan s) : Expr(ExprKind::kDict, std::move(s)) {}

@@ -1,6 +1,7 @@
 // Expressions: literals, names, containers, attributes, `and`/`or`, lambdas.
 #include "interp/language/evaluator.h"
 #include "interp/language/builtins/builtins.h"
+#include "interp/language/number_list_value.h"
 #include "interp/runtime/colocation.h"
 #include "interp/language/value_convert.h"
 #include "ops/core/suggest.h"
@@ -112,6 +113,7 @@ Result<Value> Evaluator::Eval(const ast::Expr& e, const std::shared_ptr<Env>& en
     case ast::ExprKind::kUnknownDim: return Value();  // `?` is none: an unknown dimension
     case ast::ExprKind::kName: return LookupName(static_cast<const ast::Name&>(e).id, env, e.span);
     case ast::ExprKind::kList: return EvalList(static_cast<const ast::ListLit&>(e), env);
+    case ast::ExprKind::kNumberList: return NumberListValue(static_cast<const ast::NumberList&>(e));
     case ast::ExprKind::kDict: return EvalDict(static_cast<const ast::DictLit&>(e), env);
     case ast::ExprKind::kUnary: {
       const auto& u = static_cast<const ast::Unary&>(e);

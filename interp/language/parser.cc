@@ -1,13 +1,6 @@
-// Front end: runs the ANTLR-generated lexer and parser over a script and
-// turns the parse tree into the AST of interp/language/ast.h.
-//
-// The text is first made valid UTF-8 for ANTLR (TextMap keeps the original
-// byte offsets, so spans and string literals use the user's bytes), lexed in
-// full, checked for balanced and not too deeply nested brackets, parsed with
-// an error strategy that stops at the first error, and finally built into the
-// AST by AstBuilder, one function per grammar rule. Nothing here throws out of
-// ParseProgram, prints, or aborts, whatever the input.
-#include "interp/language/parser.h"
+// The AST builder: ANTLR's parse tree into the AST of interp/language/ast.h,
+// one function per grammar rule (the driver is interp/language/parser_driver.cc).
+#include "interp/language/parser_ast_builder.h"
 
 #include <algorithm>
 #include <charconv>
@@ -15,14 +8,8 @@
 #include <optional>
 #include <string_view>
 
-#include "TfgLexer.h"
-#include "interp/language/parser_support.h"
-
-namespace tfg {
+namespace tfg::parse {
 namespace {
-
-using namespace tfg::parse;
-using gen::TfgLexer;
 
 template <typename T, typename... Args>
 ast::ExprPtr MakeExpr(Args&&... args) {
@@ -75,67 +62,7 @@ int HexValue(char c) {
   return -1;
 }
 
-// --------------------------------------------------------------- AST builder
-
-class AstBuilder {
- public:
-  explicit AstBuilder(const TextMap& text) : text_(text) {}
-
-  Result<ast::Block> BuildStmtList(TfgParser::StmtListContext* ctx);
-
- private:
-  using ExprResult = Result<ast::ExprPtr>;
-  using StmtResult = Result<ast::StmtPtr>;
-
-  SourceSpan Span(antlr4::ParserRuleContext* ctx) const {
-    const Token* start = ctx->getStart();
-    const Token* stop = ctx->getStop();
-    if (stop == nullptr || stop->getTokenIndex() < start->getTokenIndex()) stop = start;  // empty rule
-    return Join(text_.TokenSpan(start), text_.TokenSpan(stop));
-  }
-
-  Result<ast::Block> BuildBlock(TfgParser::BlockContext* ctx) { return BuildStmtList(ctx->stmtList()); }
-  StmtResult BuildStatement(TfgParser::StatementContext* ctx);
-  StmtResult BuildSimpleStmt(TfgParser::SimpleStmtContext* ctx);
-  StmtResult BuildAssign(TfgParser::SimpleStmtContext* ctx, std::vector<ast::ExprPtr> targets);
-  ExprResult BuildExprList(TfgParser::ExprListContext* ctx);
-  StmtResult BuildFnDef(TfgParser::FnDefContext* ctx);
-  Result<std::shared_ptr<ast::FunctionDef>> BuildFunction(std::string name, TfgParser::ParamsContext* params,
-                                                          TfgParser::BlockContext* body, SourceSpan span);
-  Result<std::vector<ast::Param>> BuildParams(TfgParser::ParamsContext* ctx);
-  StmtResult BuildIf(TfgParser::IfStmtContext* ctx);
-  StmtResult BuildFor(TfgParser::ForStmtContext* ctx);
-  StmtResult BuildWhile(TfgParser::WhileStmtContext* ctx);
-  StmtResult BuildWith(TfgParser::WithStmtContext* ctx);
-  StmtResult BuildTry(TfgParser::TryStmtContext* ctx);
-  StmtResult BuildImport(TfgParser::ImportStmtContext* ctx);
-  StmtResult BuildReturn(TfgParser::ReturnStmtContext* ctx);
-
-  template <typename Operand>
-  ExprResult FoldBinary(antlr4::ParserRuleContext* ctx, ExprResult (AstBuilder::*build)(Operand*));
-  ExprResult BuildExpr(TfgParser::ExprContext* ctx);
-  ExprResult BuildAnd(TfgParser::AndExprContext* ctx);
-  ExprResult BuildNot(TfgParser::NotExprContext* ctx);
-  ExprResult BuildComparison(TfgParser::ComparisonContext* ctx);
-  ExprResult BuildArith(TfgParser::ArithContext* ctx);
-  ExprResult BuildTerm(TfgParser::TermContext* ctx);
-  ExprResult BuildFactor(TfgParser::FactorContext* ctx);
-  ExprResult BuildPower(TfgParser::PowerContext* ctx);
-  ExprResult BuildPostfix(TfgParser::PostfixContext* ctx);
-  ExprResult BuildCall(ast::ExprPtr callee, TfgParser::CallTrailerContext* ctx, SourceSpan span);
-  ExprResult BuildIndex(ast::ExprPtr object, TfgParser::IndexTrailerContext* ctx, SourceSpan span);
-  Result<ast::Subscript> BuildSubscript(TfgParser::SubscriptContext* ctx);
-  ExprResult BuildAtom(TfgParser::AtomContext* ctx);
-  ExprResult BuildLiteral(const Token* token);
-  ExprResult BuildInt(const Token* token, SourceSpan span);
-  ExprResult BuildFloat(const Token* token, SourceSpan span);
-  Result<std::string> DecodeString(const Token* token);
-  ExprResult BuildList(TfgParser::ListLitContext* ctx);
-  ExprResult BuildDict(TfgParser::DictLitContext* ctx);
-  ExprResult BuildLambda(TfgParser::LambdaContext* ctx);
-
-  const TextMap& text_;
-};
+}  // namespace
 
 // stmtList : sep* (statement (sep+ statement)*)? sep*
 Result<ast::Block> AstBuilder::BuildStmtList(TfgParser::StmtListContext* ctx) {
@@ -447,6 +374,8 @@ Result<ast::ExprPtr> AstBuilder::BuildTerm(TfgParser::TermContext* ctx) {
   return FoldBinary(ctx, &AstBuilder::BuildFactor);
 }
 
+namespace {
+
 // The INT token of a factor that is nothing but an int literal, else null.
 const Token* BareIntOf(TfgParser::FactorContext* ctx) {
   TfgParser::PowerContext* power = ctx->power();
@@ -454,6 +383,8 @@ const Token* BareIntOf(TfgParser::FactorContext* ctx) {
   TfgParser::AtomContext* atom = power->postfix()->atom();
   return atom->INT() != nullptr ? atom->INT()->getSymbol() : nullptr;
 }
+
+}  // namespace
 
 // factor : ('-' | '+') factor | power
 Result<ast::ExprPtr> AstBuilder::BuildFactor(TfgParser::FactorContext* ctx) {
@@ -562,13 +493,17 @@ Result<ast::Subscript> AstBuilder::BuildSubscript(TfgParser::SubscriptContext* c
 }
 
 // atom : INT | FLOAT | STRING | 'true' | 'false' | 'none' | '?' | NAME
-//      | '(' expr ')' | listLit | dictLit | lambda
+//      | '(' expr ')' | NUMBER_LIST | listLit | dictLit | lambda
 Result<ast::ExprPtr> AstBuilder::BuildAtom(TfgParser::AtomContext* ctx) {
   if (ctx->expr() != nullptr) {
     // Parentheses only group; the span grows to cover them.
     TFG_ASSIGN_OR_RETURN(ast::ExprPtr inner, BuildExpr(ctx->expr()));
     inner->span = Span(ctx);
     return inner;
+  }
+  if (ctx->NUMBER_LIST() != nullptr) {
+    TFG_RETURN_IF_ERROR(CheckLiteralSize(ctx, "list"));
+    return BuildNumberList(text_, ctx->NUMBER_LIST()->getSymbol());
   }
   if (ctx->listLit() != nullptr) return BuildList(ctx->listLit());
   if (ctx->dictLit() != nullptr) return BuildDict(ctx->dictLit());
@@ -582,6 +517,8 @@ Result<ast::ExprPtr> AstBuilder::BuildLiteral(const Token* token) {
     case TfgParser::INT: return BuildInt(token, std::move(span));
     case TfgParser::FLOAT: return BuildFloat(token, std::move(span));
     case TfgParser::STRING: {
+      TFG_RETURN_IF_ERROR(
+          CheckLiteralSize(text_.Offset(token->getStartIndex()), text_.Offset(token->getStopIndex() + 1), "string"));
       TFG_ASSIGN_OR_RETURN(std::string value, DecodeString(token));
       return MakeExpr<ast::StringLit>(std::move(span), std::move(value));
     }
@@ -662,8 +599,24 @@ Result<std::string> AstBuilder::DecodeString(const Token* token) {
   return out;
 }
 
+// A literal's text may be at most limits_.max_literal_bytes; the error
+// points at its first character.
+Status AstBuilder::CheckLiteralSize(antlr4::ParserRuleContext* ctx, const char* what) const {
+  return CheckLiteralSize(text_.Offset(ctx->getStart()->getStartIndex()),
+                          text_.Offset(ctx->getStop()->getStopIndex() + 1), what);
+}
+
+Status AstBuilder::CheckLiteralSize(size_t begin, size_t end, const char* what) const {
+  if (end < begin || end - begin <= limits_.max_literal_bytes) return Status::OK();
+  return SyntaxError(fmt::format("this {} literal is {}, larger than the limit of {} for one literal; "
+                                 "load big data from a file (load_npy, load_csv)",
+                                 what, DescribeSize(end - begin), DescribeSize(limits_.max_literal_bytes)),
+                     text_.Span(begin, begin));
+}
+
 // listLit : '[' (expr (',' expr)* ','?)? ']'
 Result<ast::ExprPtr> AstBuilder::BuildList(TfgParser::ListLitContext* ctx) {
+  TFG_RETURN_IF_ERROR(CheckLiteralSize(ctx, "list"));
   auto list = std::make_unique<ast::ListLit>(Span(ctx));
   for (auto* e : ctx->expr()) {
     TFG_ASSIGN_OR_RETURN(ast::ExprPtr element, BuildExpr(e));
@@ -675,6 +628,7 @@ Result<ast::ExprPtr> AstBuilder::BuildList(TfgParser::ListLitContext* ctx) {
 // dictLit : '{' NEWLINE* (dictItem (NEWLINE* ',' NEWLINE* dictItem)* (NEWLINE* ',')?)? NEWLINE* '}'
 // dictItem : expr ':' expr
 Result<ast::ExprPtr> AstBuilder::BuildDict(TfgParser::DictLitContext* ctx) {
+  TFG_RETURN_IF_ERROR(CheckLiteralSize(ctx, "dict"));
   auto dict = std::make_unique<ast::DictLit>(Span(ctx));
   for (auto* item : ctx->dictItem()) {
     TFG_ASSIGN_OR_RETURN(ast::ExprPtr key, BuildExpr(item->expr(0)));
@@ -691,83 +645,4 @@ Result<ast::ExprPtr> AstBuilder::BuildLambda(TfgParser::LambdaContext* ctx) {
   return MakeExpr<ast::Lambda>(Span(ctx), std::move(def));
 }
 
-// ------------------------------------------------------------------- driver
-
-// Lexes, checks brackets, parses and builds. ANTLR may throw; the caller
-// catches.
-Result<std::shared_ptr<ast::Program>> Parse(std::shared_ptr<const SourceFile> file) {
-  TextMap text(file);
-  antlr4::ANTLRInputStream input(text.antlr_text());
-  TfgLexer lexer(&input);
-  lexer.removeErrorListeners();
-  antlr4::CommonTokenStream tokens(&lexer);
-  tokens.fill();
-  TfgParser parser(&tokens);
-  parser.removeErrorListeners();
-  const std::vector<Token*>& all = tokens.getTokens();
-  SyntaxErrors errors(text, all, parser.getVocabulary());
-
-  std::optional<BracketIssue> brackets = errors.CheckBrackets();
-  if (brackets && brackets->too_deep) {
-    return SyntaxError(brackets->message, errors.TokenSpan(brackets->token));
-  }
-  auto strategy = std::make_shared<FirstErrorStrategy>();
-  parser.setErrorHandler(strategy);
-  RuleDepthGuard guard;
-  parser.addParseListener(&guard);
-  TfgParser::ProgramContext* tree = nullptr;
-  try {
-    tree = parser.program();
-  } catch (const antlr4::ParseCancellationException&) {
-  }
-  parser.removeParseListeners();
-  if (guard.tripped_at) {
-    return SyntaxError("expression nested too deeply to parse", errors.TokenSpan(*guard.tripped_at));
-  }
-  if (strategy->issue || brackets || tree == nullptr) return errors.Report(strategy->issue, brackets);
-
-  auto program = std::make_shared<ast::Program>();
-  program->file = std::move(file);
-  TFG_ASSIGN_OR_RETURN(program->body, AstBuilder(text).BuildStmtList(tree->stmtList()));
-  TFG_RETURN_IF_ERROR(CheckAstDepth(program->body));
-  return program;
-}
-
-}  // namespace
-
-Result<std::shared_ptr<ast::Program>> ParseProgram(std::shared_ptr<const SourceFile> file) {
-  if (file == nullptr) return InvalidArgument("no source file to parse");
-  try {
-    return Parse(std::move(file));
-  } catch (const std::exception& e) {
-    return Internal("parser failed: {}", e.what());
-  } catch (...) {
-    return Internal("parser failed");
-  }
-}
-
-// Lexes `text` and checks whether it stops inside a bracket or a string: a
-// closer that matches nothing means an error, not a need for more lines.
-bool NeedsMoreInput(const std::string& text) {
-  try {
-    TextMap map(std::make_shared<SourceFile>("<input>", text));
-    antlr4::ANTLRInputStream input(map.antlr_text());
-    TfgLexer lexer(&input);
-    lexer.removeErrorListeners();
-    std::vector<size_t> open;
-    for (auto token = lexer.nextToken(); token->getType() != Token::EOF; token = lexer.nextToken()) {
-      size_t type = token->getType();
-      if (type == TfgParser::UNTERMINATED_STRING) return map.Offset(token->getStopIndex() + 1) == text.size();
-      if (IsOpener(type)) open.push_back(type);
-      if (IsCloser(type)) {
-        if (open.empty() || CloserOf(open.back()) != type) return false;
-        open.pop_back();
-      }
-    }
-    return !open.empty();
-  } catch (...) {
-    return false;
-  }
-}
-
-}  // namespace tfg
+}  // namespace tfg::parse

@@ -22,7 +22,7 @@ char32_t DecodeUtf8(std::string_view bytes) {
 bool OpensBlock(size_t previous_type) {
   switch (previous_type) {
     case TfgParser::RPAREN: case TfgParser::RBRACK: case TfgParser::RBRACE:
-    case TfgParser::NAME: case TfgParser::INT: case TfgParser::FLOAT:
+    case TfgParser::NAME: case TfgParser::INT: case TfgParser::FLOAT: case TfgParser::NUMBER_LIST:
     case TfgParser::STRING: case TfgParser::KW_TRUE: case TfgParser::KW_FALSE:
     case TfgParser::KW_NONE: case TfgParser::QUESTION: case TfgParser::KW_ELSE:
     case TfgParser::KW_TRY: case TfgParser::KW_EXCEPT:
@@ -152,6 +152,13 @@ Status DepthCheck::Stmt(const ast::Stmt& s, int depth) {
 
 }  // namespace
 
+std::string DescribeSize(size_t bytes) {
+  constexpr size_t kMiB = size_t{1} << 20;
+  if (bytes < kMiB) return fmt::format("{} bytes", bytes);
+  if (bytes % kMiB == 0) return fmt::format("{} MiB", bytes / kMiB);
+  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / kMiB);
+}
+
 size_t Utf8SequenceLength(std::string_view s, size_t i) {
   auto byte = [&](size_t k) -> unsigned {
     return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u;
@@ -176,21 +183,44 @@ size_t Utf8SequenceLength(std::string_view s, size_t i) {
 TextMap::TextMap(std::shared_ptr<const SourceFile> file) : file_(std::move(file)) {
   const std::string& text = file_->text();
   line_starts_.push_back(0);
+  anchors_.push_back({0, 0});
+  // Copies only from the first byte that ANTLR must see differently.
+  auto copy_up_to = [&](size_t i) {
+    if (!copied_) antlr_text_.assign(text, 0, i);
+    copied_ = true;
+  };
   for (size_t i = 0; i < text.size();) {
     size_t n = Utf8SequenceLength(text, i);
-    offsets_.push_back(i);
     if (n == 0) {
+      copy_up_to(i);
       antlr_text_ += "\xEF\xBF\xBD";
       n = 1;
     } else if (text.compare(i, n, "\xEF\xBB\xBF") == 0) {
+      copy_up_to(i);
       antlr_text_ += ' ';  // a byte order mark; ANTLR's decoder would drop it and shift every index
-    } else {
+    } else if (copied_) {
       antlr_text_.append(text, i, n);
     }
     if (text[i] == '\n') line_starts_.push_back(i + 1);
     i += n;
+    ++code_points_;
+    if (n > 1) anchors_.push_back({code_points_, i});
   }
-  offsets_.push_back(text.size());
+}
+
+size_t TextMap::Offset(size_t index) const {
+  if (index >= code_points_) return text().size();
+  auto after = std::upper_bound(anchors_.begin(), anchors_.end(), index,
+                                [](size_t i, const Anchor& a) { return i < a.index; });
+  const Anchor& anchor = *(after - 1);
+  return anchor.offset + (index - anchor.index);
+}
+
+size_t TextMap::Index(size_t offset) const {
+  auto after = std::upper_bound(anchors_.begin(), anchors_.end(), offset,
+                                [](size_t o, const Anchor& a) { return o < a.offset; });
+  const Anchor& anchor = *(after - 1);
+  return anchor.index + (offset - anchor.offset);
 }
 
 // ------------------------------------------------------------ syntax errors
@@ -210,6 +240,11 @@ size_t CloserOf(size_t opener) {
 // For EOF: just after the last real token, where the missing text belongs.
 SourceSpan SyntaxErrors::TokenSpan(size_t index) const {
   const Token* t = tokens_[index];
+  if (t->getType() == TfgParser::NUMBER_LIST) {
+    // Only its '[': what the parser stopped at, not a whole table of numbers.
+    size_t begin = text_.Offset(t->getStartIndex());
+    return text_.Span(begin, begin);
+  }
   if (t->getType() != Token::EOF) return text_.TokenSpan(t);
   for (size_t i = index; i-- > 0;) {
     if (tokens_[i]->getType() == TfgParser::NEWLINE) continue;
@@ -228,6 +263,7 @@ std::string SyntaxErrors::Describe(const Token* t) const {
     case TfgParser::NAME: return fmt::format("name '{}'", bytes);
     case TfgParser::INT:
     case TfgParser::FLOAT: return fmt::format("number {}", bytes);
+    case TfgParser::NUMBER_LIST: return "'['";
     case TfgParser::STRING: {
       if (bytes.size() <= 24) return fmt::format("string {}", bytes);
       size_t cut = 20;
@@ -249,6 +285,7 @@ std::string SyntaxErrors::DescribeExpected(size_t type) const {
     case TfgParser::STRING: return "a string";
     case TfgParser::INT:
     case TfgParser::FLOAT: return "a number";
+    case TfgParser::NUMBER_LIST: return "'['";
     default: return vocab_.getLiteralName(type);
   }
 }
@@ -359,7 +396,7 @@ std::optional<std::string> SyntaxErrors::ExpectedSetMessage(const ParseIssue& is
   bool after_statement = previous != TfgParser::NEWLINE && previous != TfgParser::SEMI &&
                          previous != TfgParser::LBRACE && previous != Token::INVALID_TYPE;
   if (std::all_of(expected.begin(), expected.end(), is_end) && after_statement &&
-      (issue.rule == TfgParser::RuleProgram || issue.rule == TfgParser::RuleBlock)) {
+      (issue.rule == TfgParser::RuleTopLevel || issue.rule == TfgParser::RuleBlock)) {
     return "expected a newline or ';' after the statement, found " + found;
   }
   if (expected.empty() || (expected.size() == 1 && has(Token::EOF))) return std::nullopt;

@@ -1,7 +1,9 @@
-// Internals of the front end, shared by interp/language/parser.cc (the AST builder and
-// the driver) and interp/language/parser_support.cc (source positions, syntax error
-// messages, nesting limits). It includes ANTLR headers, so nothing outside
-// the front end may include it (see interp/language/parser.h).
+// Internals of the front end, shared by interp/language/parser.cc (the AST
+// builder), parser_driver.cc (the driver), parser_lexer.cc and
+// parser_number_list.cc (number lists) and parser_support.cc (source
+// positions, syntax error messages, nesting limits). It includes ANTLR
+// headers, so nothing outside the front end may include it (see
+// interp/language/parser.h).
 #pragma once
 
 #include <antlr4-runtime.h>
@@ -38,6 +40,9 @@ inline Status SyntaxError(std::string message, SourceSpan span) {
   return Status(Code::kInvalidArgument, std::move(message), std::move(span));
 }
 
+// "256 MiB", "1.5 MiB", "300 bytes": sizes in limit messages.
+std::string DescribeSize(size_t bytes);
+
 inline SourceSpan Join(const SourceSpan& first, const SourceSpan& last) {
   return SourceSpan{first.file, first.line, first.col, last.end_line, last.end_col};
 }
@@ -49,17 +54,24 @@ size_t Utf8SequenceLength(std::string_view s, size_t i);
 // The script as ANTLR sees it and the way back. ANTLR's converter throws on
 // invalid UTF-8, so each bad byte becomes U+FFFD (which the lexer rejects
 // outside strings). ANTLR counts code points; spans count bytes of the
-// original text, as the caret line of FormatDiagnostic does.
+// original text, as the caret line of FormatDiagnostic does. The map keeps
+// one entry per multi-byte character only, so ASCII text costs nothing.
 class TextMap {
  public:
   explicit TextMap(std::shared_ptr<const SourceFile> file);
 
   const std::shared_ptr<const SourceFile>& file() const { return file_; }
-  const std::string& antlr_text() const { return antlr_text_; }
+  // The file's own text when it is valid UTF-8 without a byte order mark.
+  const std::string& antlr_text() const { return copied_ ? antlr_text_ : text(); }
   const std::string& text() const { return file_->text(); }
+  // Every byte is ASCII: code point indexes are byte offsets.
+  bool ascii() const { return !copied_ && anchors_.size() == 1; }
 
-  // Byte offset of the code point ANTLR numbers `index`.
-  size_t Offset(size_t index) const { return offsets_[std::min(index, offsets_.size() - 1)]; }
+  // Byte offset of the code point ANTLR numbers `index` (the end of the text
+  // past the last one).
+  size_t Offset(size_t index) const;
+  // The code point index of the character starting at byte `offset`.
+  size_t Index(size_t offset) const;
 
   // From the byte at `begin` to the byte at `last`, both included.
   SourceSpan Span(size_t begin, size_t last) const {
@@ -87,9 +99,17 @@ class TextMap {
     return {static_cast<int>(line), static_cast<int>(byte - line_starts_[line - 1] + 1)};
   }
 
+  // Where code point indexes and byte offsets stop moving in step: after
+  // each character of more than one byte, code point `index` is at `offset`.
+  struct Anchor {
+    size_t index, offset;
+  };
+
   std::shared_ptr<const SourceFile> file_;
-  std::string antlr_text_;
-  std::vector<size_t> offsets_;      // code point index -> byte offset, one past the end too
+  bool copied_ = false;
+  std::string antlr_text_;           // only when it differs from the file's text
+  size_t code_points_ = 0;
+  std::vector<Anchor> anchors_;      // ascending, starting with {0, 0}
   std::vector<size_t> line_starts_;  // byte offset where each line begins
 };
 
@@ -186,6 +206,11 @@ class RuleDepthGuard : public antlr4::tree::ParseTreeListener {
  private:
   int depth_ = 0;
 };
+
+// Packs a NUMBER_LIST token (see interp/language/parser_number_list.h) into
+// one ast::NumberList. A number that does not fit its type is an error at
+// that number, worded as in an ordinary list.
+Result<ast::ExprPtr> BuildNumberList(const TextMap& text, const Token* token);
 
 // The depth of `e`'s expression tree, or more than `cap` when it is deeper
 // than that; recursion stops at `cap`.

@@ -13,8 +13,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   auto file = std::make_shared<tfg::SourceFile>("fuzz.tfg", text);
   auto program = tfg::ParseProgram(file);
-  // A syntax error must point into the file; anything else is a parser bug.
-  if (!program.ok() && (program.status().code() != tfg::Code::kInvalidArgument ||
+  // A syntax error (or running out of memory) must point into the file;
+  // anything else is a parser bug.
+  tfg::Code code = program.ok() ? tfg::Code::kOk : program.status().code();
+  if (!program.ok() && ((code != tfg::Code::kInvalidArgument && code != tfg::Code::kResourceExhausted) ||
                         !program.status().span().valid())) {
     std::abort();
   }
