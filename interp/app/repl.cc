@@ -9,6 +9,7 @@
 #include <deque>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -16,7 +17,9 @@
 // libedit's readline-compatible API (BSD licensed; GNU readline is GPL).
 #include <editline/readline.h>
 
+#include "interp/app/input_lines.h"
 #include "interp/language/parser.h"
+#include "interp/runtime/interrupt.h"
 
 namespace tfg {
 namespace {
@@ -181,29 +184,58 @@ std::optional<std::string> StreamLineReader::ReadLine(bool /*continuation*/) {
   return line;
 }
 
+namespace {
+
+constexpr int kExitInterrupted = 130;  // the shell's code for SIGINT, as main.cc's
+
+// Memory running out outside any statement (parsing a huge chunk, printing
+// a huge value) drops that chunk, not the session.
+Result<std::string> EvalChunk(Interpreter& interp, const std::string& chunk) {
+  try {
+    return interp.EvalInteractive(chunk);
+  } catch (const std::bad_alloc&) {
+    return Status(Code::kResourceExhausted, "out of memory while evaluating this input");
+  }
+}
+
+}  // namespace
+
 int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::ostream& err) {
   std::string chunk;
   std::optional<std::string> ahead;  // a line read to see whether an if goes on
   bool ended = false;
+  // Piped input's errors give its own line numbers; at a terminal each
+  // statement counts from 1, as Python's does.
+  const bool renumber = reader.CanReadAhead();
+  InputLines input_lines;
+  int lines_read = 0, ahead_number = 0, chunk_first = 0;
+  auto read = [&](bool continuation, int& number) {
+    std::optional<std::string> line = reader.ReadLine(continuation);
+    if (line) number = ++lines_read;
+    return line;
+  };
   for (;;) {
     std::optional<std::string> line;
+    int number = 0;
     if (ahead) {
       line = std::exchange(ahead, std::nullopt);
+      number = ahead_number;
     } else if (!ended) {
-      line = reader.ReadLine(!chunk.empty());
+      line = read(!chunk.empty(), number);
     }
     ended = ended || !line;
     if (line) {
       if (chunk.empty() && IsBlank(*line)) continue;
+      if (chunk.empty()) chunk_first = number;
       chunk += *line;
       chunk += '\n';
       if (NeedsMoreInput(chunk)) continue;
       if (reader.CanReadAhead() && (FirstWord(chunk) == "if" || FirstWord(chunk) == "try")) {
-        ahead = reader.ReadLine(true);
+        ahead = read(true, ahead_number);
         // Blank lines may come between the brace and the else, as in a script.
         while (ahead && IsBlank(*ahead)) {
           chunk += *ahead + '\n';
-          ahead = reader.ReadLine(true);
+          ahead = read(true, ahead_number);
         }
         ended = !ahead;
         if (ahead && ContinuesChunk(chunk, *ahead)) continue;
@@ -213,13 +245,19 @@ int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::os
     }
     // A chunk cut short by end of input is still evaluated, so its syntax
     // error ("expected '}' ...") is shown rather than silently dropped.
-    Result<std::string> value = interp.EvalInteractive(chunk);
+    if (renumber) input_lines.Record(chunk, chunk_first);
+    Result<std::string> value = EvalChunk(interp, chunk);
     chunk.clear();
     out.flush();  // print() output of the chunk comes before its value or error
     if (value.ok()) {
       PrintBlock(out, *value);
     } else {
-      PrintBlock(err, FormatDiagnostic(value.status()));
+      // The terminal echoed ^C where the cursor was: the error starts below.
+      if (!renumber && interrupt::Requested()) err << '\n';
+      PrintBlock(err, FormatDiagnostic(renumber ? input_lines.Renumber(value.status()) : value.status()));
+      // Piped input is a script fed line by line: Ctrl-C ends it, as it
+      // ends a script. At a terminal the prompt comes back instead.
+      if (renumber && interrupt::Requested()) return kExitInterrupted;
     }
     if (ended && !ahead) return 0;
   }

@@ -43,7 +43,9 @@ class StreamLineReader : public LineReader {
 // diagnostic to `err`, and the loop carries on. When the reader can read
 // ahead, an `if` chunk waits for its next line, which joins it when it
 // starts with `else` or `elif` (as in a script). Returns the exit code (0)
-// when the reader runs dry (Ctrl-D).
+// when the reader runs dry (Ctrl-D). Ctrl-C drops the statement running;
+// when the reader reads ahead (a file or pipe), it also ends the loop with
+// 130. Errors in read-ahead input give its own line numbers.
 int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::ostream& err);
 
 // Where history is kept: $TFG_HISTORY when set (empty: no history), else

@@ -11,6 +11,10 @@ namespace {
 
 constexpr size_t kArrayAlign = 64;          // NumPy's ARRAY_ALIGN
 constexpr size_t kGrowthAxisMaxDigits = 21;  // NumPy's spare room to grow the shape in place
+// The most axes a shape may have: NumPy's own limit (NPY_MAXDIMS in NumPy 2)
+// and that of checkpoints. A crafted header with 100,000 axes would
+// otherwise make a tensor that nothing downstream expects.
+constexpr size_t kMaxRank = 64;
 
 // The header text for messages: printable, and cut short when long.
 std::string Excerpt(std::string_view text) {
@@ -133,6 +137,10 @@ class HeaderParser {
     std::vector<int64_t> dims;
     while (!Eat(')')) {
       TFG_ASSIGN_OR_RETURN(int64_t d, Int());
+      if (dims.size() == kMaxRank) {
+        return Error(Code::kInvalidArgument, "'{}' has a shape of more than {} axes; .npy files hold at most {}",
+                     file_, kMaxRank, kMaxRank);
+      }
       dims.push_back(d);
       if (Eat(',')) continue;
       if (Eat(')')) break;

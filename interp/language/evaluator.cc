@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <memory>
 #include <set>
 
 #include "interp/language/builtins/builtins.h"
@@ -49,15 +50,29 @@ void Evaluator::Warn(const std::string& message, const SourceSpan& where) {
   err() << text << std::flush;
 }
 
+namespace {
+
+bool SameScope(const std::weak_ptr<Env>& a, const std::weak_ptr<Env>& b) {
+  return !a.owner_before(b) && !b.owner_before(a);
+}
+
+}  // namespace
+
 void Evaluator::TrackClosureScope(const std::shared_ptr<Env>& env) {
-  // Prune dead entries now and then so long loops creating lambdas stay small.
-  if (closure_scopes_.size() > 1024 && closure_scopes_.size() % 1024 == 0) {
+  std::weak_ptr<Env> scope = env;
+  // Closures made one after another in one scope (a loop's lambdas).
+  if (!closure_scopes_.empty() && SameScope(closure_scopes_.back(), scope)) return;
+  // Before the list would outgrow its storage: drop the scopes already
+  // freed and the repeats. Storage doubles, so this costs O(log n) per
+  // closure, where a scan for repeats on every call made a chain of
+  // 100,000 closures (each capturing the last) take minutes.
+  if (closure_scopes_.size() == closure_scopes_.capacity()) {
     std::erase_if(closure_scopes_, [](const std::weak_ptr<Env>& w) { return w.expired(); });
+    std::sort(closure_scopes_.begin(), closure_scopes_.end(), std::owner_less<std::weak_ptr<Env>>());
+    closure_scopes_.erase(std::unique(closure_scopes_.begin(), closure_scopes_.end(), SameScope),
+                          closure_scopes_.end());
   }
-  for (const auto& w : closure_scopes_) {
-    if (!w.owner_before(env) && !env.owner_before(w)) return;  // already tracked
-  }
-  closure_scopes_.push_back(env);
+  closure_scopes_.push_back(std::move(scope));
 }
 
 Status Evaluator::ExecProgram(std::shared_ptr<ast::Program> program, const std::shared_ptr<Env>& globals,

@@ -2,7 +2,7 @@
 // constants, variable reads, eager runs.
 #include "interp/language/control_flow.h"
 #include "interp/runtime/session.h"
-#include "interp/language/container_path.h"
+#include "interp/language/value_walk.h"
 #include "interp/language/evaluator.h"
 #include "interp/language/value_convert.h"
 
@@ -105,45 +105,25 @@ Result<Output> Evaluator::ToOutput(const Value& v, std::optional<DType> dtype, c
   return AddConstant(*t, span);
 }
 
-namespace {
-
-// The nodes of `v` and of the lists it nests, appended to `nodes`. A list
-// that holds itself adds its nodes once.
-Status CollectControlNodes(const Value& v, const SourceSpan& span, ContainerPath& path, std::vector<Node*>& nodes) {
-  switch (v.kind()) {
-    case ValueKind::kNone: break;
-    case ValueKind::kGraphTensor: nodes.push_back(v.as_output().node); break;
-    case ValueKind::kOp: nodes.push_back(v.as_op()); break;
-    case ValueKind::kVariable: nodes.push_back(v.as_variable()->node); break;
-    case ValueKind::kList: {
-      if (path.depth() >= ContainerPath::kMaxDepth) {
-        return Status(Code::kInvalidArgument, "control dependencies: lists nested too deeply", span);
-      }
-      if (!path.Enter(v)) break;  // inside itself: its nodes are being collected
-      for (const Value& item : v.as_list().items) {
-        Status s = CollectControlNodes(item, span, path, nodes);
-        if (!s.ok()) {
-          path.Leave(v);
-          return s;
-        }
-      }
-      path.Leave(v);
-      break;
-    }
-    default:
-      return Status(Code::kInvalidArgument,
-                    fmt::format("control dependencies must be graph tensors, ops or variables; got {}", Describe(v)),
-                    span);
-  }
-  return Status::OK();
-}
-
-}  // namespace
-
 Result<std::vector<Node*>> Evaluator::ControlNodes(const Value& v, const SourceSpan& span) {
+  // The nodes of `v` and of the lists it nests; a list that holds itself
+  // adds its nodes once.
   std::vector<Node*> nodes;
-  ContainerPath path;
-  TFG_RETURN_IF_ERROR(CollectControlNodes(v, span, path, nodes));
+  NestedWalk walk(v, /*dict_values=*/false);
+  while (const Value* item = walk.Next()) {
+    switch (item->kind()) {
+      case ValueKind::kNone:
+      case ValueKind::kList: break;
+      case ValueKind::kGraphTensor: nodes.push_back(item->as_output().node); break;
+      case ValueKind::kOp: nodes.push_back(item->as_op()); break;
+      case ValueKind::kVariable: nodes.push_back(item->as_variable()->node); break;
+      default:
+        return Status(Code::kInvalidArgument,
+                      fmt::format("control dependencies must be graph tensors, ops or variables; got {}",
+                                  Describe(*item)),
+                      span);
+    }
+  }
   return nodes;
 }
 

@@ -1,10 +1,34 @@
 // Statements: assignment, control flow, functions, imports, `with`, `try`.
+#include <new>
+
 #include "interp/language/evaluator.h"
 #include "interp/runtime/colocation.h"
 #include "interp/language/modules.h"
 #include "interp/language/value_convert.h"
+#include "interp/runtime/interrupt.h"
 
 namespace tfg {
+
+namespace {
+
+// Ctrl-C stops the script at the statement, or the loop iteration, it had
+// reached: a host `while true {}` as surely as a run() (interrupt.h).
+Status Interrupted(const SourceSpan& span) { return Status(Code::kCancelled, "interrupted (Ctrl-C)", span); }
+
+// Memory running out while a statement runs (a graph grown past what the
+// machine holds, a huge host list) is an error at that statement, the
+// innermost one running, not the end of the process: a script can catch it
+// (`except ResourceExhausted`) and the REPL goes on.
+template <typename Run>
+Result<Flow> OutOfMemoryAsError(const SourceSpan& span, Run run) {
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    return Status(Code::kResourceExhausted, "out of memory while running this statement", span);
+  }
+}
+
+}  // namespace
 
 Result<Flow> Evaluator::ExecBlock(const ast::Block& b, const std::shared_ptr<Env>& env) {
   for (const ast::StmtPtr& stmt : b) {
@@ -16,59 +40,62 @@ Result<Flow> Evaluator::ExecBlock(const ast::Block& b, const std::shared_ptr<Env
 }
 
 Result<Flow> Evaluator::Exec(const ast::Stmt& s, const std::shared_ptr<Env>& env) {
+  if (interrupt::Pending()) return Interrupted(s.span);
   if (options_.max_statements > 0 && ++statements_run_ > options_.max_statements) {
     return Status(Code::kResourceExhausted,
                   fmt::format("the script ran more than {} statements, this interpreter's limit",
                               options_.max_statements),
                   s.span);
   }
-  switch (s.kind) {
-    case ast::StmtKind::kExpr: {
-      TFG_ASSIGN_OR_RETURN(Value v, Eval(*static_cast<const ast::ExprStmt&>(s).expr, env));
-      last_expr_value_ = std::move(v);
-      return Flow::kNormal;
-    }
-    case ast::StmtKind::kAssign: {
-      const auto& a = static_cast<const ast::Assign&>(s);
-      TFG_ASSIGN_OR_RETURN(Value v, Eval(*a.value, env));
-      TFG_RETURN_IF_ERROR(AssignAll(a.targets, v, s.span, env));
-      return Flow::kNormal;
-    }
-    case ast::StmtKind::kAugAssign: return ExecAugAssign(static_cast<const ast::AugAssign&>(s), env);
-    case ast::StmtKind::kFnDef: {
-      const auto& def = static_cast<const ast::FnDef&>(s).def;
-      TFG_ASSIGN_OR_RETURN(Value fn, MakeFunction(def, env));
-      env->vars[def->name] = std::move(fn);
-      return Flow::kNormal;
-    }
-    case ast::StmtKind::kReturn: {
-      const auto& r = static_cast<const ast::Return&>(s);
-      if (function_depth_ == 0) return Status(Code::kInvalidArgument, "'return' outside a function", s.span);
-      Value v;
-      if (r.value) {
-        TFG_ASSIGN_OR_RETURN(v, Eval(*r.value, env));
+  return OutOfMemoryAsError(s.span, [&]() -> Result<Flow> {
+    switch (s.kind) {
+      case ast::StmtKind::kExpr: {
+        TFG_ASSIGN_OR_RETURN(Value v, Eval(*static_cast<const ast::ExprStmt&>(s).expr, env));
+        last_expr_value_ = std::move(v);
+        return Flow::kNormal;
       }
-      return_value_ = std::move(v);
-      return Flow::kReturn;
-    }
-    case ast::StmtKind::kIf: return ExecIf(static_cast<const ast::If&>(s), env);
-    case ast::StmtKind::kFor: return ExecFor(static_cast<const ast::For&>(s), env);
-    case ast::StmtKind::kWhile: return ExecWhile(static_cast<const ast::While&>(s), env);
-    case ast::StmtKind::kBreak:
-    case ast::StmtKind::kContinue: {
-      bool is_break = s.kind == ast::StmtKind::kBreak;
-      if (loop_depth_ == 0) {
-        return Status(Code::kInvalidArgument, fmt::format("'{}' outside a loop", is_break ? "break" : "continue"),
-                      s.span);
+      case ast::StmtKind::kAssign: {
+        const auto& a = static_cast<const ast::Assign&>(s);
+        TFG_ASSIGN_OR_RETURN(Value v, Eval(*a.value, env));
+        TFG_RETURN_IF_ERROR(AssignAll(a.targets, v, s.span, env));
+        return Flow::kNormal;
       }
-      return is_break ? Flow::kBreak : Flow::kContinue;
+      case ast::StmtKind::kAugAssign: return ExecAugAssign(static_cast<const ast::AugAssign&>(s), env);
+      case ast::StmtKind::kFnDef: {
+        const auto& def = static_cast<const ast::FnDef&>(s).def;
+        TFG_ASSIGN_OR_RETURN(Value fn, MakeFunction(def, env));
+        env->vars[def->name] = std::move(fn);
+        return Flow::kNormal;
+      }
+      case ast::StmtKind::kReturn: {
+        const auto& r = static_cast<const ast::Return&>(s);
+        if (function_depth_ == 0) return Status(Code::kInvalidArgument, "'return' outside a function", s.span);
+        Value v;
+        if (r.value) {
+          TFG_ASSIGN_OR_RETURN(v, Eval(*r.value, env));
+        }
+        return_value_ = std::move(v);
+        return Flow::kReturn;
+      }
+      case ast::StmtKind::kIf: return ExecIf(static_cast<const ast::If&>(s), env);
+      case ast::StmtKind::kFor: return ExecFor(static_cast<const ast::For&>(s), env);
+      case ast::StmtKind::kWhile: return ExecWhile(static_cast<const ast::While&>(s), env);
+      case ast::StmtKind::kBreak:
+      case ast::StmtKind::kContinue: {
+        bool is_break = s.kind == ast::StmtKind::kBreak;
+        if (loop_depth_ == 0) {
+          return Status(Code::kInvalidArgument, fmt::format("'{}' outside a loop", is_break ? "break" : "continue"),
+                        s.span);
+        }
+        return is_break ? Flow::kBreak : Flow::kContinue;
+      }
+      case ast::StmtKind::kImport: return ExecImport(static_cast<const ast::Import&>(s), env);
+      case ast::StmtKind::kWith: return ExecWith(static_cast<const ast::With&>(s), env);
+      case ast::StmtKind::kTry: return ExecTry(static_cast<const ast::Try&>(s), env);
+      case ast::StmtKind::kPass: return Flow::kNormal;
     }
-    case ast::StmtKind::kImport: return ExecImport(static_cast<const ast::Import&>(s), env);
-    case ast::StmtKind::kWith: return ExecWith(static_cast<const ast::With&>(s), env);
-    case ast::StmtKind::kTry: return ExecTry(static_cast<const ast::Try&>(s), env);
-    case ast::StmtKind::kPass: return Flow::kNormal;
-  }
-  return Status(Code::kInternal, "unknown statement kind", s.span);
+    return Status(Code::kInternal, "unknown statement kind", s.span);
+  });
 }
 
 // ------------------------------------------------------------- assignment
@@ -173,6 +200,8 @@ constexpr int64_t kCheckModeLoopLimit = 100000;
 Result<Flow> Evaluator::ExecWhile(const ast::While& s, const std::shared_ptr<Env>& env) {
   const int64_t runs_before = run_history_.runs;
   for (int64_t iteration = 0;; ++iteration) {
+    // A body's statements look for Ctrl-C themselves (at their own line).
+    if (s.body.empty() && interrupt::Pending()) return Interrupted(s.span);
     if (options_.check_only && iteration == kCheckModeLoopLimit && run_history_.runs > runs_before) {
       Warn(fmt::format("check mode left this loop after {} iterations: run() gives zeros here, so a loop that "
                        "waits for a run() result may never end",
@@ -257,6 +286,7 @@ Result<Flow> Evaluator::ExecFor(const ast::For& s, const std::shared_ptr<Env>& e
   auto it = Iteration::Of(iterable);
   if (!it.ok()) return Status(it.status()).WithSpan(s.iterable->span);
   while (std::optional<Value> item = it->Next()) {
+    if (s.body.empty() && interrupt::Pending()) return Interrupted(s.span);
     if (s.vars.size() == 1) {
       env->vars[s.vars[0]] = std::move(*item);
     } else {

@@ -68,21 +68,31 @@ Status Interpreter::RunSource(const std::string& path, const std::string& text) 
 }
 
 Result<std::string> Interpreter::EvalInteractive(const std::string& text) {
+  // Ctrl-C cancels this chunk alone: the session and its variables stay.
+  interrupt::ScriptScope interruptible;
   Evaluator& ev = impl_->ev;
-  TFG_RETURN_IF_ERROR(impl_->ConnectCluster());
-  auto file = std::make_shared<SourceFile>("<stdin>", text);
-  ++impl_->chunks;
-  TFG_ASSIGN_OR_RETURN(std::shared_ptr<ast::Program> program, ParseProgram(file));
-  Value last;
-  TFG_RETURN_IF_ERROR(ev.ExecProgram(program, ev.main_globals(), &last));
-  // Only a chunk that is one expression shows its value, as the REPL promises.
-  if (program->body.size() != 1 || last.is_none()) return std::string();
-  // A list or dict of graph tensors (split(x, 2), [w, b]) shows values too.
-  if (ContainsGraph(last)) {
-    const SourceSpan& span = program->body.back()->span;
-    TFG_ASSIGN_OR_RETURN(last, RunFetches(ev, last, Value(), 0, span));
+  auto eval = [&]() -> Result<std::string> {
+    TFG_RETURN_IF_ERROR(impl_->ConnectCluster());
+    auto file = std::make_shared<SourceFile>("<stdin>", text);
+    ++impl_->chunks;
+    TFG_ASSIGN_OR_RETURN(std::shared_ptr<ast::Program> program, ParseProgram(file));
+    Value last;
+    TFG_RETURN_IF_ERROR(ev.ExecProgram(program, ev.main_globals(), &last));
+    // Only a chunk that is one expression shows its value, as the REPL promises.
+    if (program->body.size() != 1 || last.is_none()) return std::string();
+    // A list or dict of graph tensors (split(x, 2), [w, b]) shows values too.
+    if (ContainsGraph(last)) {
+      const SourceSpan& span = program->body.back()->span;
+      TFG_ASSIGN_OR_RETURN(last, RunFetches(ev, last, Value(), 0, span));
+    }
+    return Repr(last);
+  };
+  Result<std::string> shown = eval();
+  CloseProgressLine(ev);
+  if (!shown.ok() && interrupt::Requested()) {
+    return Status(Code::kCancelled, "interrupted (Ctrl-C)", shown.status().span());
   }
-  return Repr(last);
+  return shown;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include "interp/language/ast.h"
 #include "interp/language/container_path.h"
 #include "interp/language/value_convert.h"
+#include "interp/language/value_walk.h"
 
 namespace tfg {
 
@@ -170,31 +171,12 @@ std::string Describe(const Value& v) {
   }
 }
 
-namespace {
-
-bool ContainsGraphOnPath(const Value& v, ContainerPath& path) {
-  if (v.is_graph()) return true;
-  if (!path.Enter(v)) return false;  // a cycle: what it holds is being looked at already
-  bool found = false;
-  if (v.is(ValueKind::kList)) {
-    for (const Value& item : v.as_list().items) {
-      if ((found = ContainsGraphOnPath(item, path))) break;
-    }
-  }
-  if (v.is(ValueKind::kDict)) {
-    for (const auto& [k, item] : v.as_dict().entries()) {
-      if ((found = ContainsGraphOnPath(item, path))) break;
-    }
-  }
-  path.Leave(v);
-  return found;
-}
-
-}  // namespace
-
 bool ContainsGraph(const Value& v) {
-  ContainerPath path;
-  return ContainsGraphOnPath(v, path);
+  NestedWalk walk(v, /*dict_values=*/true);
+  while (const Value* item = walk.Next()) {
+    if (item->is_graph()) return true;
+  }
+  return false;
 }
 
 Result<bool> Truthy(const Value& v) {

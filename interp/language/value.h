@@ -56,7 +56,11 @@ enum class ValueKind {
 // "int", "graph tensor", ... as messages name them.
 const char* KindName(ValueKind kind);
 
+// Lists, dicts and functions free what they hold with a loop, not by
+// recursion (value_teardown.cc): `x = [x]` run 150,000 times must not
+// overflow the stack when the outermost list goes.
 struct List {
+  ~List();
   std::vector<Value> items;
 };
 
@@ -64,6 +68,8 @@ struct List {
 // (compared by identity); 1, 1.0 and true are the same key, as in Python.
 class Dict {
  public:
+  ~Dict();
+  friend class Value;  // ReleaseContentsInto empties a dict being freed
   Value* Find(const Value& key);
   const Value* Find(const Value& key) const;
   // Error for keys that cannot be hashed (lists, tensors, ...).
@@ -111,6 +117,7 @@ struct Function {
   // One per parameter; nullopt for a required one. Evaluated when the
   // function was defined, as in Python.
   std::vector<std::optional<Value>> defaults;
+  ~Function();
 };
 
 struct Module {
@@ -197,6 +204,9 @@ class Value {
   Output graph_output() const { return is(ValueKind::kVariable) ? as_variable()->output() : as_output(); }
   // Same object (containers and closures) or equal scalar.
   bool SameObject(const Value& other) const;
+  // When this value is the last owner of a list, dict or function: moves
+  // the values that holds into `out`, leaving it empty (teardown's loop).
+  void ReleaseContentsInto(std::vector<Value>& out);
 
  private:
   explicit Value(Rep rep) : rep_(std::move(rep)) {}

@@ -2,10 +2,9 @@
 
 #include <cmath>
 #include <limits>
-#include <set>
 #include <utility>
 
-#include "interp/language/container_path.h"
+#include "interp/language/value_equal.h"
 #include "interp/language/value_convert.h"
 
 namespace tfg {
@@ -199,49 +198,8 @@ Result<Value> HostUnary(UnaryOp op, const Value& x) {
 
 namespace {
 
-// The pairs of containers an equality test is comparing, outermost first.
-// Coming back to a pair on the path means both sides repeat the same way
-// from there (two lists that hold themselves): equal, as far as that goes.
-// A nest deeper than ContainerPath::kMaxDepth compares by identity there.
-struct PairPath {
-  std::set<std::pair<const void*, const void*>> on_path;
-};
-
-bool EqualsOnPath(const Value& a, const Value& b, PairPath& path);
-
-template <typename Container, typename Compare>
-bool CompareContainers(const Container& x, const Container& y, PairPath& path, Compare compare) {
-  if (&x == &y) return true;
-  if (path.on_path.size() >= ContainerPath::kMaxDepth) return false;
-  auto key = std::make_pair(static_cast<const void*>(&x), static_cast<const void*>(&y));
-  if (!path.on_path.insert(key).second) return true;
-  bool same = compare();
-  path.on_path.erase(key);
-  return same;
-}
-
-bool ListsEqual(const List& x, const List& y, PairPath& path) {
-  return CompareContainers(x, y, path, [&] {
-    if (x.items.size() != y.items.size()) return false;
-    for (size_t i = 0; i < x.items.size(); ++i) {
-      if (!EqualsOnPath(x.items[i], y.items[i], path)) return false;
-    }
-    return true;
-  });
-}
-
-bool DictsEqual(const Dict& x, const Dict& y, PairPath& path) {
-  return CompareContainers(x, y, path, [&] {
-    if (x.size() != y.size()) return false;
-    for (const auto& [k, v] : x.entries()) {
-      const Value* other = y.Find(k);
-      if (!other || !EqualsOnPath(v, *other, path)) return false;
-    }
-    return true;
-  });
-}
-
-bool EqualsOnPath(const Value& a, const Value& b, PairPath& path) {
+// == on a pair that is not two lists or two dicts.
+bool LeafEquals(const Value& a, const Value& b) {
   if (IsNum(a) && IsNum(b)) {
     if (a.is(ValueKind::kFloat) || b.is(ValueKind::kFloat)) return FloatOf(a) == FloatOf(b);
     return IntOf(a) == IntOf(b);
@@ -255,8 +213,6 @@ bool EqualsOnPath(const Value& a, const Value& b, PairPath& path) {
       const Range &x = a.as_range(), &y = b.as_range();
       return x.start == y.start && x.stop == y.stop && x.step == y.step;
     }
-    case ValueKind::kList: return ListsEqual(a.as_list(), b.as_list(), path);
-    case ValueKind::kDict: return DictsEqual(a.as_dict(), b.as_dict(), path);
     case ValueKind::kTensor: return TensorsEqual(a.as_tensor(), b.as_tensor());
     default: return a.SameObject(b);
   }
@@ -265,8 +221,11 @@ bool EqualsOnPath(const Value& a, const Value& b, PairPath& path) {
 }  // namespace
 
 bool HostEquals(const Value& a, const Value& b) {
-  PairPath path;
-  return EqualsOnPath(a, b, path);
+  // The leaf never fails, so neither does the comparison.
+  Result<bool> same = PairwiseEqual(a, b, /*dicts=*/true, [](const Value& x, const Value& y) -> Result<bool> {
+    return LeafEquals(x, y);
+  });
+  return same.ok() && *same;
 }
 
 }  // namespace tfg

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "interp/language/container_path.h"
+#include "interp/language/value_walk.h"
 #include "ops/core/dtype_traits.h"
 
 namespace tfg {
@@ -187,35 +187,22 @@ Status CastLoop(const Tensor& src, const Tensor& dst) {
 
 }  // namespace
 
-namespace {
-
-// A list inside itself is no tensor literal: it would nest forever.
-bool IsHostDataOnPath(const Value& v, ContainerPath& path) {
-  switch (v.kind()) {
-    case ValueKind::kBool:
-    case ValueKind::kInt:
-    case ValueKind::kFloat:
-    case ValueKind::kString:
-    case ValueKind::kRange:
-    case ValueKind::kTensor: return true;
-    case ValueKind::kList: {
-      if (!path.Enter(v)) return false;
-      bool all = true;
-      for (const Value& item : v.as_list().items) {
-        if (!(all = IsHostDataOnPath(item, path))) break;
-      }
-      path.Leave(v);
-      return all;
-    }
-    default: return false;
-  }
-}
-
-}  // namespace
-
 bool IsHostData(const Value& v) {
-  ContainerPath path;
-  return IsHostDataOnPath(v, path);
+  NestedWalk walk(v, /*dict_values=*/false);
+  while (const Value* item = walk.Next()) {
+    if (walk.cycle()) return false;  // a list inside itself is no tensor literal: it would nest forever
+    switch (item->kind()) {
+      case ValueKind::kBool:
+      case ValueKind::kInt:
+      case ValueKind::kFloat:
+      case ValueKind::kString:
+      case ValueKind::kRange:
+      case ValueKind::kTensor:
+      case ValueKind::kList: break;
+      default: return false;
+    }
+  }
+  return true;
 }
 
 Result<DType> DefaultDType(const Value& v) {

@@ -17,6 +17,7 @@ constexpr int kExitInterrupted = 130;
 
 int g_pipe[2] = {-1, -1};               // written by the handler, read by the watcher
 std::atomic<bool> g_ever{false};
+std::atomic<bool> g_pending{false};     // Ctrl-C in the live scope
 
 struct State {
   std::mutex mu;
@@ -78,6 +79,7 @@ void Watch() {
       std::lock_guard<std::mutex> lock(s.mu);
       manager = s.manager;
       s.requested = manager != nullptr;
+      g_pending = manager != nullptr;
       generation = s.generation;
       grace = s.grace_seconds;
     }
@@ -108,6 +110,7 @@ ScriptScope::ScriptScope(double grace_seconds) {
   outermost_ = true;
   s.manager = std::make_shared<CancellationManager>();
   s.requested = false;
+  g_pending = false;
   s.grace_seconds = grace_seconds;
   if (g_pipe[1] < 0) return;
   struct sigaction sa {};
@@ -123,6 +126,7 @@ ScriptScope::~ScriptScope() {
   std::lock_guard<std::mutex> lock(s.mu);
   if (g_pipe[1] >= 0) sigaction(SIGINT, &s.previous, nullptr);
   s.manager.reset();
+  g_pending = false;
   ++s.generation;
 }
 
@@ -135,6 +139,8 @@ bool Requested() {
   std::lock_guard<std::mutex> lock(GetState().mu);
   return GetState().requested;
 }
+
+bool Pending() { return g_pending.load(std::memory_order_relaxed); }
 
 bool EverRequested() { return g_ever.load(); }
 

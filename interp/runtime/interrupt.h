@@ -1,10 +1,13 @@
-// Ctrl-C while a script runs. The SIGINT handler only writes a byte to a
-// pipe (all a signal handler may safely do); a watcher thread reads it and
-// cancels the script's CancellationManager, so the run in progress fails
-// with Cancelled, later runs fail at once, and the script ends with
-// "interrupted" (exit code 130, see main.cc). Should the script not end
-// within the grace period (a host loop that never calls run()), or on a
-// second Ctrl-C, the process ends at once with code 130.
+// Ctrl-C while a script (or one REPL statement) runs. The SIGINT handler
+// only writes a byte to a pipe (all a signal handler may safely do); a
+// watcher thread reads it, marks the request Pending (the evaluator polls
+// that before each statement and loop iteration, so host loops stop at
+// once, at their line) and cancels the scope's CancellationManager, so the
+// run in progress fails with Cancelled and later runs fail at once. A
+// script then ends with "interrupted" (exit code 130, see main.cc); the
+// REPL drops the statement and prompts again. Should the scope not end
+// within the grace period (a kernel that never looks at cancellation), or
+// on a second Ctrl-C, the process ends at once with code 130.
 #pragma once
 
 #include <memory>
@@ -30,6 +33,9 @@ class ScriptScope {
 std::shared_ptr<CancellationManager> Current();
 // Whether Ctrl-C arrived while the current (or the last) scope lived.
 bool Requested();
+// Whether Ctrl-C arrived while the live scope lives; false outside scopes.
+// Lock-free: cheap enough to poll before every statement.
+bool Pending();
 // Whether Ctrl-C ever arrived in this process.
 bool EverRequested();
 // Acts as if Ctrl-C were pressed (through the same pipe and thread).

@@ -17,6 +17,11 @@ namespace {
 constexpr int kPrecision = 8;
 constexpr int kEdgeItems = 3;
 constexpr int kLineWidth = 75;
+// The most axes laid out: NumPy's own limit (numpy.MAXDIMS in NumPy 2). The
+// layout takes a stack frame and a column of indentation per axis, so a
+// tensor of more (reshape to a 100,000-long shape, a crafted .npy) is named
+// rather than laid out.
+constexpr int kMaxLaidOutRank = 64;
 
 // value = digits[0].digits[1..] x 10^exp; digits has no trailing zeros.
 struct Decimal {
@@ -434,6 +439,10 @@ bool ElementsEqual(const Tensor& a, const Tensor& b) {
 std::string FormatTensor(const Tensor& t, int64_t threshold) {
   if (!t.IsInitialized()) return "<uninitialized " + t.DebugString() + ">";
   if (t.rank() == 0) return ScalarText(t);
+  if (t.rank() > kMaxLaidOutRank) {
+    return "<" + std::string(DTypeName(t.dtype())) + " tensor of rank " + std::to_string(t.rank()) +
+           ", too many axes to print (at most " + std::to_string(kMaxLaidOutRank) + ")>";
+  }
   if (t.num_elements() == 0) return "[]";
   const bool summarize = t.num_elements() > threshold;
   std::vector<int64_t> shown;

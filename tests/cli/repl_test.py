@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -134,6 +135,26 @@ class ReplTest(unittest.TestCase):
         s.send("\x03")
         self.assertEqual(s.wait(), 128 + signal.SIGINT)
 
+    def interrupt(self, s, line):
+        """Types `line`, presses Ctrl-C while it runs, and expects the
+        interruption reported at the statement and a fresh prompt."""
+        s.send(line + "\r")
+        s.expect(re.escape(line) + r"\r\n")
+        time.sleep(0.5)  # let it get going
+        s.send("\x03", wait_for_editor=False)  # the line editor is not reading now
+        s.expect(r"\r\n<stdin>:1:1: error: interrupted \(Ctrl-C\)\r\n 1 \| " + re.escape(line))
+        s.expect(PROMPT, timeout=10)
+
+    def test_ctrl_c_cancels_the_running_statement(self):
+        # As in Python: the statement stops, the session and its variables stay.
+        s = self.start()
+        self.eval_silent(s, "x = 41")
+        self.eval_silent(s, "r = while_loop(fn(i) { i < 1000000000 }, fn(i) { [i + 1] }, [0])")
+        self.interrupt(s, "run(r)")  # a graph run of a billion iterations
+        self.interrupt(s, "while true {}")  # a host loop
+        self.eval(s, "x + 1", "42")
+        self.quit(s)
+
 
 def piped(text, *flags):
     """The REPL with `text` on stdin (a pipe), history off."""
@@ -151,6 +172,36 @@ class PipedReplTest(unittest.TestCase):
         self.assertEqual(r.stdout.splitlines(), ["3", "42", "4"])
         self.assertIn("nope_undefined", r.stderr)
         self.assertNotIn("tfg>", r.stdout)
+
+    def test_errors_give_the_input_s_line_numbers(self):
+        # Each statement is evaluated on its own, but an error names the line
+        # of the whole input, and a note in an earlier statement its own.
+        text = "# setup\nx = 1\n\nfn g(a) {\n  return a + \"s\"\n}\n\nz = [1,\n  2,\n  nope]\ng(x)\nprint(x)\n"
+        r = piped(text)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "1\n")
+        self.assertIn("<stdin>:10:3: error: unknown name 'nope'", r.stderr)
+        self.assertIn("\n 10 |   nope]\n", r.stderr)
+        self.assertIn("<stdin>:5:10: error: '+' is not supported between an int and a string", r.stderr)
+        self.assertIn("\n 5 |   return a + \"s\"\n", r.stderr)
+        self.assertIn("<stdin>:11:1: note: in this call of 'g'", r.stderr)
+
+    def test_ctrl_c_ends_piped_input_at_its_line(self):
+        # Piped input is a script fed line by line: Ctrl-C ends it (exit 130),
+        # naming the input's line, and what follows does not run.
+        p = subprocess.Popen([TFG], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=dict(os.environ, TFG_HISTORY=""))
+        p.stdin.write("x = 1\n\nwhile x > 0 {\n  x += 1\n}\nprint(\"after\")\n")
+        p.stdin.close()
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=30)
+        out, err = p.stdout.read(), p.stderr.read()
+        p.stdout.close()
+        p.stderr.close()
+        self.assertEqual(p.returncode, 130, err)
+        self.assertEqual(out, "")
+        self.assertIn("<stdin>:4:3: error: interrupted (Ctrl-C)", err)
 
     def test_else_may_start_the_next_line(self):
         # As in a script: read ahead, the if waits for its else.

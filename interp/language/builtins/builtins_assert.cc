@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "interp/language/builtins/builtins.h"
-#include "interp/language/container_path.h"
+#include "interp/language/value_equal.h"
 #include "interp/language/value_arith.h"
 #include "interp/language/value_convert.h"
 
@@ -120,29 +120,12 @@ Result<Value> AssertClose(BuiltinContext& ev, BoundArgs& args) {
   return Failed(args, msg);
 }
 
-// Equality of values regardless of numeric dtype: tensors against tensors,
-// lists or numbers by shape and value; strings and lists exactly. A list
-// inside itself is compared as HostEquals does (`path` holds the lists of
-// `a` being walked).
-Result<bool> ValuesEqual(const Value& a, const Value& b, ContainerPath& path) {
+// Equality of a pair that is not two lists, regardless of numeric dtype:
+// tensors against tensors, lists or numbers by shape and value; everything
+// else as == compares it.
+Result<bool> ValuesEqualLeaf(const Value& a, const Value& b) {
   bool tensor = a.is(ValueKind::kTensor) || b.is(ValueKind::kTensor);
-  if (!tensor) {
-    if (a.is(ValueKind::kList) && b.is(ValueKind::kList)) {
-      const auto &x = a.as_list().items, &y = b.as_list().items;
-      if (x.size() != y.size()) return false;
-      if (!path.Enter(a)) return HostEquals(a, b);
-      for (size_t i = 0; i < x.size(); ++i) {
-        auto same = ValuesEqual(x[i], y[i], path);
-        if (!same.ok() || !*same) {
-          path.Leave(a);
-          return same;
-        }
-      }
-      path.Leave(a);
-      return true;
-    }
-    return HostEquals(a, b);
-  }
+  if (!tensor) return HostEquals(a, b);
   if (!IsHostData(a) || !IsHostData(b)) return false;
   TFG_ASSIGN_OR_RETURN(Tensor x, ToTensor(a));
   TFG_ASSIGN_OR_RETURN(Tensor y, ToTensor(b));
@@ -157,13 +140,18 @@ Result<bool> ValuesEqual(const Value& a, const Value& b, ContainerPath& path) {
   return true;
 }
 
+// Lists are compared item by item, however deep (value_equal.h), so a
+// list of host tensors equals a list of lists of the same numbers.
+Result<bool> ValuesEqual(const Value& a, const Value& b) {
+  return PairwiseEqual(a, b, /*dicts=*/false, ValuesEqualLeaf);
+}
+
 Result<Value> AssertEqual(BuiltinContext& ev, BoundArgs& args) {
   if (ev.options().check_only) return Value();
   for (size_t i = 0; i < 2; ++i) {
     if (ContainsGraph(args[i])) return NeedsHost(args, i);
   }
-  ContainerPath path;
-  auto same = ValuesEqual(args[0], args[1], path);
+  auto same = ValuesEqual(args[0], args[1]);
   if (!same.ok()) return Status(same.status()).WithSpan(args.span);
   if (*same) return Value();
   std::string msg = ToDisplayString(args[2]);

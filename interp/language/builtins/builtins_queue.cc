@@ -102,10 +102,18 @@ Result<Output> Component(BuiltinContext& ev, const BoundArgs& args, const QueueI
 
 // The rank a host value has as a tensor: a list's nesting depth.
 int HostRank(const Value& v) {
-  if (v.is(ValueKind::kTensor)) return v.as_tensor().rank();
-  if (!v.is(ValueKind::kList)) return 0;
-  const std::vector<Value>& items = v.as_list().items;
-  return 1 + (items.empty() ? 0 : HostRank(items[0]));
+  // A loop, not recursion: the list may nest 100,000 deep. A list inside
+  // itself counts once per level until the count passes any real rank.
+  constexpr int kBeyondAnyRank = 1 << 20;
+  int rank = 0;
+  const Value* at = &v;
+  while (at->is(ValueKind::kList) && rank < kBeyondAnyRank) {
+    ++rank;
+    const std::vector<Value>& items = at->as_list().items;
+    if (items.empty()) return rank;
+    at = &items[0];
+  }
+  return at->is(ValueKind::kTensor) ? rank + at->as_tensor().rank() : rank;
 }
 
 // The component values of enqueue(q, values): a list of one per
