@@ -1,9 +1,11 @@
 """Case generators of the conformance suite, one per tfg op or stdlib
 function, keyed by the name in ops/tf_op_map.tsv. Each yields Cases: the
 inputs, the tfg call ($i: input i fed through a placeholder, #i: input i as a
-host constant) and the same computation in TensorFlow. Only record.py runs
-them (they need TensorFlow); the recorded data carries everything replay.py
-needs.
+host constant, @i: a variable initialised to input i) and the same
+computation in TensorFlow. This file holds the first ops' generators; the
+cases_*.py files imported at its end hold the others by kind. Only record.py
+runs them (they need TensorFlow); the recorded data carries everything
+replay.py needs.
 """
 import zlib
 

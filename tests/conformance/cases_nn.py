@@ -45,7 +45,8 @@ def resize(name):
                 yield Case(f"{dt} {size} align_corners {ac} half_pixel {hp}",
                            f"{name}($0, #1, align_corners={str(ac).lower()}, half_pixel_centers={str(hp).lower()})",
                            [x, np.array(size, "int32")],
-                           lambda x, s, a=ac, h=hp, d=dt: tf().cast(api(x, s, align_corners=a, half_pixel_centers=h), d),
+                           lambda x, s, a=ac, h=hp, d=dt: tf().cast(
+                               api(x, s, align_corners=a, half_pixel_centers=h), d),
                            grad=dt in DIFFERENTIABLE, tol=tol, grad_tol=tol * 10)
         yield Case(f"{dt} empty batch", f"{name}($0, #1)", [rnd(rng, [0, 3, 4, 1], dt), np.array([2, 2], "int32")],
                    lambda x, s, d=dt: tf().cast(api(x, s), d))

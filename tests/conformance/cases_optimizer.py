@@ -44,7 +44,8 @@ def apply_dense(name):
                        tol=tol)
         elif name == "apply_momentum":
             for nesterov in (False, True):
-                yield Case(f"{dt} nesterov {nesterov}", f"{name}(@0, @1, $2, $3, $4, use_nesterov={str(nesterov).lower()})",
+                yield Case(f"{dt} nesterov {nesterov}",
+                           f"{name}(@0, @1, $2, $3, $4, use_nesterov={str(nesterov).lower()})",
                            [var, slot, lr, grad, scalar(0.9, dt)],
                            on_variables(2, lambda v, a, lr, g, m, n=nesterov: raw.ResourceApplyMomentum(
                                var=v, accum=a, lr=lr, grad=g, momentum=m, use_nesterov=n)), tol=tol)
@@ -61,9 +62,10 @@ def apply_dense(name):
                 yield Case(f"{dt} nesterov {nesterov}",
                            f"{name}(@0, @1, @2, $3, $4, $5, $6, $7, $8, $9, use_nesterov={str(nesterov).lower()})",
                            [var, slot, slot * slot] + args,
-                           on_variables(3, lambda v, m, s, b1p, b2p, lr, b1, b2, e, g, n=nesterov: raw.ResourceApplyAdam(
-                               var=v, m=m, v=s, beta1_power=b1p, beta2_power=b2p, lr=lr, beta1=b1, beta2=b2,
-                               epsilon=e, grad=g, use_nesterov=n)), tol=tol)
+                           on_variables(3, lambda v, m, s, b1p, b2p, lr, b1, b2, e, g, n=nesterov:
+                                        raw.ResourceApplyAdam(var=v, m=m, v=s, beta1_power=b1p, beta2_power=b2p,
+                                                              lr=lr, beta1=b1, beta2=b2, epsilon=e, grad=g,
+                                                              use_nesterov=n)), tol=tol)
         else:
             yield Case(dt, f"{name}(@0, @1, @2, $3, $4, $5, $6, $7)",
                        [var, slot, slot * 0.5, lr, scalar(0.9, dt), scalar(0.5, dt), scalar(1e-3, dt), grad],

@@ -4,7 +4,7 @@ eye, linspace, global_norm, unstack, embedding_lookup, and the optimizers
 minimize() on a variable (replay.py's _minimize_steps). Imported by cases.py."""
 import numpy as np
 
-from cases import ALL, DIFFERENTIABLE, FLOATS, INTS, NUMBERS, Case, register, rnd, rng_for, tf
+from cases import ALL, DIFFERENTIABLE, INTS, NUMBERS, Case, register, rnd, rng_for, tf
 
 TFG_DTYPE = {"float16": "f16", "float32": "f32", "float64": "f64", "int32": "i32", "int64": "i64", "bool": "bool"}
 

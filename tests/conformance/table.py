@@ -89,6 +89,15 @@ def coverage_text(rows, ops, data_dir=DATA):
     return "\n".join(lines) + "\n"
 
 
+def ops_md_section(tfg):
+    """The paragraph scripts/gen-docs appends to docs/ops.md (and
+    tests/cli/ops_doc_test.py expects there)."""
+    return ("\n---\n\n**Conformance with TensorFlow.** "
+            + summary_line(read_table(), registry_ops(tfg))
+            + " The cases are replayed by the CTest test `conformance/tensorflow`; deliberate differences are"
+              " in [tensorflow-differences.md](tensorflow-differences.md).\n")
+
+
 def main(argv):
     tfg = argv[2] if len(argv) > 2 else os.path.join(ROOT, "build-asan", "tfg")
     rows = read_table()
@@ -100,6 +109,9 @@ def main(argv):
                   " ".join(absent))
             return 1
         print(f"all {len(names)} rows present")
+        return 0
+    if len(argv) > 1 and argv[1] == "--ops-md":
+        print(ops_md_section(tfg), end="")
         return 0
     print(summary_line(rows, registry_ops(tfg)))
     return 0
