@@ -73,6 +73,7 @@ TFG_CUDA_BINARY("sigmoid_grad", cuda::BinaryOp::kSigmoidGrad, kFloats);
 TFG_CUDA_BINARY("tanh_grad", cuda::BinaryOp::kTanhGrad, kFloats);
 TFG_CUDA_BINARY("sqrt_grad", cuda::BinaryOp::kSqrtGrad, kFloats);
 TFG_CUDA_BINARY("rsqrt_grad", cuda::BinaryOp::kRsqrtGrad, kFloats);
+TFG_CUDA_BINARY("atan2", cuda::BinaryOp::kAtan2, kFloats);
 #undef TFG_CUDA_BINARY
 
 #define TFG_CUDA_UNARY(name, op) \
@@ -89,6 +90,15 @@ TFG_CUDA_UNARY("tanh", cuda::UnaryOp::kTanh);
 TFG_CUDA_UNARY("sigmoid", cuda::UnaryOp::kSigmoid);
 TFG_CUDA_UNARY("sin", cuda::UnaryOp::kSin);
 TFG_CUDA_UNARY("cos", cuda::UnaryOp::kCos);
+TFG_CUDA_UNARY("erf", cuda::UnaryOp::kErf);
+TFG_CUDA_UNARY("erfc", cuda::UnaryOp::kErfc);
+TFG_CUDA_UNARY("asin", cuda::UnaryOp::kAsin);
+TFG_CUDA_UNARY("acos", cuda::UnaryOp::kAcos);
+TFG_CUDA_UNARY("atan", cuda::UnaryOp::kAtan);
+TFG_CUDA_UNARY("sinh", cuda::UnaryOp::kSinh);
+TFG_CUDA_UNARY("cosh", cuda::UnaryOp::kCosh);
+TFG_CUDA_UNARY("tan", cuda::UnaryOp::kTan);
+TFG_CUDA_UNARY("selu", cuda::UnaryOp::kSelu);
 #undef TFG_CUDA_UNARY
 
 }  // namespace math::cwise_cuda

@@ -3,6 +3,7 @@
 #include "ops/math/cwise_cuda.h"
 #include "devices/cuda/launch_grid.h"
 #include "ops/math/cwise_functors.h"
+#include "ops/math/cwise_special_functors.h"
 
 namespace tfg::cuda {
 
@@ -98,6 +99,7 @@ cudaError_t LaunchBinary(BinaryOp op, DType dtype, const void* x, const void* y,
     case BinaryOp::kTanhGrad: return BinaryFloat(functor::TanhGrad(), dtype, x, y, z, n, index, stream);
     case BinaryOp::kSqrtGrad: return BinaryFloat(functor::SqrtGrad(), dtype, x, y, z, n, index, stream);
     case BinaryOp::kRsqrtGrad: return BinaryFloat(functor::RsqrtGrad(), dtype, x, y, z, n, index, stream);
+    case BinaryOp::kAtan2: return BinaryFloat(functor::Atan2(), dtype, x, y, z, n, index, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -116,6 +118,15 @@ cudaError_t LaunchUnary(UnaryOp op, DType dtype, const void* x, void* y, int64_t
     case UnaryOp::kSigmoid: return Unary(functor::Sigmoid(), dtype, x, y, n, stream);
     case UnaryOp::kSin: return Unary(functor::Sin(), dtype, x, y, n, stream);
     case UnaryOp::kCos: return Unary(functor::Cos(), dtype, x, y, n, stream);
+    case UnaryOp::kErf: return Unary(functor::Erf(), dtype, x, y, n, stream);
+    case UnaryOp::kErfc: return Unary(functor::Erfc(), dtype, x, y, n, stream);
+    case UnaryOp::kAsin: return Unary(functor::Asin(), dtype, x, y, n, stream);
+    case UnaryOp::kAcos: return Unary(functor::Acos(), dtype, x, y, n, stream);
+    case UnaryOp::kAtan: return Unary(functor::Atan(), dtype, x, y, n, stream);
+    case UnaryOp::kSinh: return Unary(functor::Sinh(), dtype, x, y, n, stream);
+    case UnaryOp::kCosh: return Unary(functor::Cosh(), dtype, x, y, n, stream);
+    case UnaryOp::kTan: return Unary(functor::Tan(), dtype, x, y, n, stream);
+    case UnaryOp::kSelu: return Unary(functor::Selu(), dtype, x, y, n, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -15,8 +15,13 @@ enum class BinaryOp {
   kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kPow,
   // Gradients through the output: (dy, y) (ops/math/cwise_grad.cc).
   kReluGrad, kSigmoidGrad, kTanhGrad, kSqrtGrad, kRsqrtGrad,
+  kAtan2,
 };
-enum class UnaryOp { kNeg, kAbs, kSquare, kRelu, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kSin, kCos };
+enum class UnaryOp {
+  kNeg, kAbs, kSquare, kRelu, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kSin, kCos,
+  // The TF1 additions (ops/math/cwise_special_functors.h).
+  kErf, kErfc, kAsin, kAcos, kAtan, kSinh, kCosh, kTan, kSelu,
+};
 
 // Where each output element's operands are: the output's (collapsed) dims,
 // row-major, and each input's element stride along them (0 where it

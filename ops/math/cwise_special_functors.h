@@ -2,7 +2,9 @@
 // (ops/math/cwise_unary_special.cc, atan2.cc, ops/nn/selu.cc, gelu.cc), as
 // functors in the style of cwise_functors.h: they see the compute type (f16
 // promoted to f32 by the caller) and are host/device, so a CUDA kernel can
-// share them later. None has a GPU kernel yet.
+// share them: the GPU kernels of the float ones (not gelu, whose attr the
+// generic GPU kernel has no room for, nor the bool-valued is_finite and
+// is_inf) are in ops/math/cwise_cuda.cu.
 #pragma once
 
 #include <cmath>

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""docs/ops.md must be what the op registry says today (`tfg doc ops`).
+"""docs/ops.md must be what the op registry says today (`tfg doc ops`),
+followed by the conformance suite's coverage paragraph.
 
 usage: ops_doc_test.py TFG_BINARY DOCS_OPS_MD
 """
 
 import difflib
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "conformance"))
+import table  # noqa: E402  (tests/conformance/table.py: the coverage paragraph)
 
 
 def main(tfg, doc_path):
@@ -20,9 +25,10 @@ def main(tfg, doc_path):
     except OSError as e:
         committed = ""
         print("cannot read %s: %s" % (doc_path, e))
-    if committed == r.stdout:
+    expected = r.stdout + table.ops_md_section(tfg)
+    if committed == expected:
         return 0
-    diff = difflib.unified_diff(committed.splitlines(), r.stdout.splitlines(), doc_path, "tfg doc ops",
+    diff = difflib.unified_diff(committed.splitlines(), expected.splitlines(), doc_path, "tfg doc ops",
                                 lineterm="", n=1)
     print("docs/ops.md is out of date with the op registry; run scripts/gen-docs and commit the result.")
     print("\n".join(list(diff)[:200]))

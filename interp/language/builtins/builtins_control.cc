@@ -129,28 +129,44 @@ Result<Value> Cond(BuiltinContext& ev, BoundArgs& args) {
   return GraphCond(ev, pred, args[1], args[2], args.span);
 }
 
+// Graph branches nest one cond inside the next, and each level is a few
+// frames of the evaluator's stack: past this many, a clear error instead of
+// a stack overflow (TensorFlow's switch_case is one op; tfg has no such op
+// yet).
+constexpr size_t kMaxGraphCaseBranches = 1000;
+
 // case([[pred, fn], ...], default): the first pair whose predicate holds;
 // case(index, [fn0, fn1, ...]): branch `index`, the last one when out of
 // range (TensorFlow's switch_case). Both are nested conds.
 Result<Value> CasePairs(BuiltinContext& ev, const std::vector<Value>& pairs, size_t k, const Value& fallback,
                         const SourceSpan& span) {
-  if (k == pairs.size()) {
-    if (fallback.is_none()) {
-      return Status(Code::kInvalidArgument, "case: no predicate held and no default= was given", span);
+  // Host predicates are decided here, in a loop; the first graph predicate
+  // starts the nested conds.
+  for (;; ++k) {
+    if (k == pairs.size()) {
+      if (fallback.is_none()) {
+        return Status(Code::kInvalidArgument, "case: no predicate held and no default= was given", span);
+      }
+      return ev.Call(fallback, CallArgs{}, span);
     }
-    return ev.Call(fallback, CallArgs{}, span);
-  }
-  const Value& pair = pairs[k];
-  if (!pair.is(ValueKind::kList) || pair.as_list().items.size() != 2) {
-    return Status(Code::kInvalidArgument,
-                  fmt::format("case: each branch is [predicate, fn], got {}", Describe(pair)), span);
-  }
-  const Value& pred = pair.as_list().items[0];
-  const Value& fn = pair.as_list().items[1];
-  if (!pred.is_graph()) {
+    const Value& pair = pairs[k];
+    if (!pair.is(ValueKind::kList) || pair.as_list().items.size() != 2) {
+      return Status(Code::kInvalidArgument,
+                    fmt::format("case: each branch is [predicate, fn], got {}", Describe(pair)), span);
+    }
+    const Value& pred = pair.as_list().items[0];
+    if (pred.is_graph()) break;
     TFG_ASSIGN_OR_RETURN(bool p, Truthy(pred));
-    return p ? ev.Call(fn, CallArgs{}, span) : CasePairs(ev, pairs, k + 1, fallback, span);
+    if (p) return ev.Call(pair.as_list().items[1], CallArgs{}, span);
   }
+  if (pairs.size() - k > kMaxGraphCaseBranches) {
+    return Status(Code::kUnimplemented,
+                  fmt::format("case: {} branches with graph predicates; at most {} are supported yet",
+                              pairs.size() - k, kMaxGraphCaseBranches),
+                  span);
+  }
+  const Value& pred = pairs[k].as_list().items[0];
+  const Value& fn = pairs[k].as_list().items[1];
   TFG_ASSIGN_OR_RETURN(Output p, Predicate(ev, pred, "case", span));
   if (k + 1 == pairs.size() && fallback.is_none()) return ev.Call(fn, CallArgs{}, span);
   // The rest of the cases, as the false branch: a builtin closure over them.

@@ -134,10 +134,15 @@ std::vector<GpuCase> Cases() {
   for (DType t : floats) {
     cases.push_back({"div", t, {Values(t, {4, 5}), Values(t, {5}, 0.3, true)}, {}, 1e-6});
     cases.push_back({"pow", t, {Values(t, {4, 5}, 0, true), Values(t, {4, 5}, 0.5)}, {}, 1e-5});
-    for (const char* op : {"neg", "abs", "square", "relu", "exp", "tanh", "sigmoid", "sin", "cos"}) {
+    for (const char* op : {"neg", "abs", "square", "relu", "exp", "tanh", "sigmoid", "sin", "cos", "erf", "erfc",
+                           "atan", "sinh", "cosh", "tan", "selu"}) {
       cases.push_back({op, t, {Values(t, {7, 9})}, {}, 1e-5});
     }
     for (const char* op : {"log", "sqrt", "rsqrt"}) cases.push_back({op, t, {Values(t, {7, 9}, 0, true)}, {}, 1e-5});
+    std::vector<double> unit(63);  // inside asin's and acos's domain, [-1, 1]
+    for (size_t i = 0; i < unit.size(); ++i) unit[i] = 0.95 * std::sin(0.37 * static_cast<double>(i));
+    for (const char* op : {"asin", "acos"}) cases.push_back({op, t, {MakeTensorOf(t, unit, {7, 9})}, {}, 1e-5});
+    cases.push_back({"atan2", t, {Values(t, {4, 5}), Values(t, {5}, 0.3)}, {}, 1e-6});
     for (const char* op : {"sum", "mean", "max", "min"}) {
       cases.push_back({op, t, {Values(t, {6, 700})}, {}, 1e-4});
       cases.push_back({op, t, {Values(t, {6, 70, 3})}, {{"axis", std::vector<int64_t>{1}}}, 1e-4});
