@@ -6,30 +6,20 @@
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/math/cwise_loops.h"
+#include "ops/math/cwise_unary_util.h"
 
 namespace tfg {
 namespace {
 
 template <typename F>
-CwiseFns FloatFns() {
-  CwiseFns fns;
-  AddUnary<F, half>(fns);
-  AddUnary<F, float>(fns);
-  AddUnary<F, double>(fns);
-  return fns;
-}
-
-template <typename F>
 CwiseFns NumberFns() {
-  CwiseFns fns = FloatFns<F>();
+  CwiseFns fns = FloatUnaryFns<F>();
   AddUnary<F, int32_t>(fns);
   AddUnary<F, int64_t>(fns);
   return fns;
 }
 
 // ---- gradients: dL/dx from the incoming gradient `dy`, x and y = f(x)
-
-using UnaryGrad = Result<Output> (*)(GradContext& g, Output dy, Output x, Output y);
 
 Result<Output> NegGrad(GradContext& g, Output dy, Output, Output) { return g.Op("neg", {dy}); }
 Result<Output> ExpGrad(GradContext& g, Output dy, Output, Output y) { return g.Op("mul", {dy, y}); }
@@ -84,14 +74,6 @@ Result<Output> ReciprocalGrad(GradContext& g, Output dy, Output, Output y) {
   return g.Op("neg", {prod});
 }
 
-GradFn MakeGrad(UnaryGrad rule) {
-  return [rule](GradContext& g) -> Status {
-    TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));
-    TFG_ASSIGN_OR_RETURN(g.input_grads[0], rule(g, dy, g.input(0), g.output(0)));
-    return Status::OK();
-  };
-}
-
 struct UnaryOp {
   const char* name;
   CwiseFns fns;
@@ -109,25 +91,26 @@ const UnaryOp kUnaryOps[] = {
      "-1, 0 or 1 by the sign of x (NaN stays NaN). Its gradient is zero, as TensorFlow's."},
     {"square", NumberFns<functor::Square>(), false, 1, SquareGrad, nullptr, "x * x elementwise."},
     {"relu", NumberFns<functor::Relu>(), false, 1, ReluGrad, nullptr, "max(x, 0) elementwise."},
-    {"exp", FloatFns<functor::Exp>(), true, 20, ExpGrad, nullptr, "e ** x elementwise."},
-    {"log", FloatFns<functor::Log>(), true, 20, LogGrad, nullptr, "Natural logarithm elementwise."},
-    {"sqrt", FloatFns<functor::Sqrt>(), true, 10, SqrtGrad, nullptr, "Square root elementwise."},
-    {"rsqrt", FloatFns<functor::Rsqrt>(), true, 12, RsqrtGrad, nullptr, "1 / sqrt(x) elementwise."},
-    {"tanh", FloatFns<functor::Tanh>(), true, 30, TanhGrad, nullptr, "Hyperbolic tangent elementwise."},
-    {"sigmoid", FloatFns<functor::Sigmoid>(), true, 30, SigmoidGrad, nullptr,
+    {"exp", FloatUnaryFns<functor::Exp>(), true, 20, ExpGrad, nullptr, "e ** x elementwise."},
+    {"log", FloatUnaryFns<functor::Log>(), true, 20, LogGrad, nullptr, "Natural logarithm elementwise."},
+    {"sqrt", FloatUnaryFns<functor::Sqrt>(), true, 10, SqrtGrad, nullptr, "Square root elementwise."},
+    {"rsqrt", FloatUnaryFns<functor::Rsqrt>(), true, 12, RsqrtGrad, nullptr, "1 / sqrt(x) elementwise."},
+    {"tanh", FloatUnaryFns<functor::Tanh>(), true, 30, TanhGrad, nullptr, "Hyperbolic tangent elementwise."},
+    {"sigmoid", FloatUnaryFns<functor::Sigmoid>(), true, 30, SigmoidGrad, nullptr,
      "1 / (1 + exp(-x)) elementwise, computed without overflow for large |x|."},
-    {"sin", FloatFns<functor::Sin>(), true, 20, SlopeGrad<kCos>, nullptr, "Sine elementwise (radians)."},
-    {"cos", FloatFns<functor::Cos>(), true, 20, CosGrad, nullptr, "Cosine elementwise (radians)."},
-    {"log1p", FloatFns<functor::Log1p>(), true, 20, Log1pGrad, nullptr,
+    {"sin", FloatUnaryFns<functor::Sin>(), true, 20, SlopeGrad<kCos>, nullptr, "Sine elementwise (radians)."},
+    {"cos", FloatUnaryFns<functor::Cos>(), true, 20, CosGrad, nullptr, "Cosine elementwise (radians)."},
+    {"log1p", FloatUnaryFns<functor::Log1p>(), true, 20, Log1pGrad, nullptr,
      "log(1 + x) elementwise, accurate for x near 0."},
-    {"expm1", FloatFns<functor::Expm1>(), true, 20, Expm1Grad, nullptr,
+    {"expm1", FloatUnaryFns<functor::Expm1>(), true, 20, Expm1Grad, nullptr,
      "exp(x) - 1 elementwise, accurate for x near 0."},
-    {"reciprocal", FloatFns<functor::Reciprocal>(), true, 2, ReciprocalGrad, nullptr, "1 / x elementwise."},
-    {"floor", FloatFns<functor::Floor>(), true, 2, nullptr, "piecewise constant: gradient is zero almost everywhere",
-     "The largest integer <= x, elementwise."},
-    {"ceil", FloatFns<functor::Ceil>(), true, 2, nullptr, "piecewise constant: gradient is zero almost everywhere",
-     "The smallest integer >= x, elementwise."},
-    {"round", FloatFns<functor::Round>(), true, 3, nullptr, "piecewise constant: gradient is zero almost everywhere",
+    {"reciprocal", FloatUnaryFns<functor::Reciprocal>(), true, 2, ReciprocalGrad, nullptr, "1 / x elementwise."},
+    {"floor", FloatUnaryFns<functor::Floor>(), true, 2, nullptr,
+     "piecewise constant: gradient is zero almost everywhere", "The largest integer <= x, elementwise."},
+    {"ceil", FloatUnaryFns<functor::Ceil>(), true, 2, nullptr,
+     "piecewise constant: gradient is zero almost everywhere", "The smallest integer >= x, elementwise."},
+    {"round", FloatUnaryFns<functor::Round>(), true, 3, nullptr,
+     "piecewise constant: gradient is zero almost everywhere",
      "x rounded to the nearest integer, ties to even (2.5 -> 2, 3.5 -> 4), elementwise."},
 };
 
@@ -136,7 +119,7 @@ const UnaryOp kUnaryOps[] = {
     OpDefBuilder b(op.name);
     b.Input("x", "T").Output("y", "T").TypeAttr("T", op.floats_only ? FloatTypes() : NumberTypes());
     b.SetShapeFn(SameShapeFn).Doc(op.doc);
-    if (op.grad != nullptr) b.SetGradFn(MakeGrad(op.grad));
+    if (op.grad != nullptr) b.SetGradFn(UnaryGradFn(op.grad));
     if (op.no_gradient != nullptr) b.NoGradient(op.no_gradient);
     OpRegistrar reg(std::move(b));
     RegisterCwiseKernel(op.name, op.fns, op.cost);

@@ -11,28 +11,12 @@
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_loops.h"
 #include "ops/math/cwise_special_functors.h"
+#include "ops/math/cwise_unary_util.h"
 
 namespace tfg::math::cwise_unary_special {
 namespace {
 
-template <typename F, typename Out = void>
-CwiseFns FloatFns() {
-  CwiseFns fns;
-  if constexpr (std::is_same_v<Out, bool>) {
-    AddUnary<F, half, bool>(fns);
-    AddUnary<F, float, bool>(fns);
-    AddUnary<F, double, bool>(fns);
-  } else {
-    AddUnary<F, half>(fns);
-    AddUnary<F, float>(fns);
-    AddUnary<F, double>(fns);
-  }
-  return fns;
-}
-
 // ---- gradients: dL/dx from the incoming gradient dy, x and y = f(x)
-
-using UnaryGrad = Result<Output> (*)(GradContext& g, Output dy, Output x, Output y);
 
 // 1 - x^2, shared by asin' and acos'.
 Result<Output> OneMinusSquare(GradContext& g, Output x) {
@@ -85,14 +69,6 @@ Result<Output> TanGrad(GradContext& g, Output dy, Output x, Output) {
   return g.Op("div", {dy, c2});
 }
 
-GradFn MakeGrad(UnaryGrad rule) {
-  return [rule](GradContext& g) -> Status {
-    TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));
-    TFG_ASSIGN_OR_RETURN(g.input_grads[0], rule(g, dy, g.input(0), g.output(0)));
-    return Status::OK();
-  };
-}
-
 struct SpecialOp {
   const char* name;
   CwiseFns fns;
@@ -102,20 +78,20 @@ struct SpecialOp {
 };
 
 const SpecialOp kSpecialOps[] = {
-    {"erf", FloatFns<functor::Erf>(), 30, ErfGrad<1>, "The error function erf(x) elementwise (tf.math.erf)."},
-    {"erfc", FloatFns<functor::Erfc>(), 30, ErfGrad<-1>,
+    {"erf", FloatUnaryFns<functor::Erf>(), 30, ErfGrad<1>, "The error function erf(x) elementwise (tf.math.erf)."},
+    {"erfc", FloatUnaryFns<functor::Erfc>(), 30, ErfGrad<-1>,
      "The complementary error function 1 - erf(x) elementwise, accurate where erf(x) is near 1 (tf.math.erfc)."},
-    {"asin", FloatFns<functor::Asin>(), 20, AsinGrad<1>,
+    {"asin", FloatUnaryFns<functor::Asin>(), 20, AsinGrad<1>,
      "Arcsine elementwise, in [-pi/2, pi/2]; NaN outside [-1, 1] (tf.math.asin)."},
-    {"acos", FloatFns<functor::Acos>(), 20, AsinGrad<-1>,
+    {"acos", FloatUnaryFns<functor::Acos>(), 20, AsinGrad<-1>,
      "Arccosine elementwise, in [0, pi]; NaN outside [-1, 1] (tf.math.acos)."},
-    {"atan", FloatFns<functor::Atan>(), 20, AtanGrad, "Arctangent elementwise, in (-pi/2, pi/2) (tf.math.atan)."},
-    {"sinh", FloatFns<functor::Sinh>(), 20, SlopeGrad<kCosh>, "Hyperbolic sine elementwise (tf.math.sinh)."},
-    {"cosh", FloatFns<functor::Cosh>(), 20, SlopeGrad<kSinh>, "Hyperbolic cosine elementwise (tf.math.cosh)."},
-    {"tan", FloatFns<functor::Tan>(), 20, TanGrad, "Tangent elementwise, x in radians (tf.math.tan)."},
-    {"is_finite", FloatFns<functor::IsFinite, bool>(), 1, nullptr,
+    {"atan", FloatUnaryFns<functor::Atan>(), 20, AtanGrad, "Arctangent elementwise, in (-pi/2, pi/2) (tf.math.atan)."},
+    {"sinh", FloatUnaryFns<functor::Sinh>(), 20, SlopeGrad<kCosh>, "Hyperbolic sine elementwise (tf.math.sinh)."},
+    {"cosh", FloatUnaryFns<functor::Cosh>(), 20, SlopeGrad<kSinh>, "Hyperbolic cosine elementwise (tf.math.cosh)."},
+    {"tan", FloatUnaryFns<functor::Tan>(), 20, TanGrad, "Tangent elementwise, x in radians (tf.math.tan)."},
+    {"is_finite", FloatUnaryFns<functor::IsFinite, bool>(), 1, nullptr,
      "True where x is neither infinite nor NaN, elementwise (tf.math.is_finite)."},
-    {"is_inf", FloatFns<functor::IsInf, bool>(), 1, nullptr,
+    {"is_inf", FloatUnaryFns<functor::IsInf, bool>(), 1, nullptr,
      "True where x is +inf or -inf, elementwise (tf.math.is_inf)."},
 };
 
@@ -125,7 +101,7 @@ const SpecialOp kSpecialOps[] = {
     b.Input("x", "T").Output("y", op.grad != nullptr ? "T" : "bool").TypeAttr("T", FloatTypes());
     b.SetShapeFn(SameShapeFn).Doc(op.doc);
     if (op.grad != nullptr) {
-      b.SetGradFn(MakeGrad(op.grad));
+      b.SetGradFn(UnaryGradFn(op.grad));
     } else {
       b.NoGradient("boolean output");
     }

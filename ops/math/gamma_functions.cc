@@ -12,6 +12,7 @@
 #include "ops/core/op_registry.h"
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_loops.h"
+#include "ops/math/cwise_unary_util.h"
 
 namespace tfg::math::gamma_functions {
 namespace {
@@ -54,15 +55,6 @@ struct Digamma {
   T operator()(T x) const { return static_cast<T>(DigammaF64(static_cast<double>(x))); }
 };
 
-template <typename F>
-CwiseFns FloatFns() {
-  CwiseFns fns;
-  AddUnary<F, half>(fns);
-  AddUnary<F, float>(fns);
-  AddUnary<F, double>(fns);
-  return fns;
-}
-
 Status LgammaGrad(GradContext& g) {
   TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));
   TFG_ASSIGN_OR_RETURN(Output slope, g.Op("digamma", {g.input(0)}));
@@ -85,11 +77,11 @@ OpDefBuilder GammaOp(const char* name, GradFn grad, const char* doc) {
   OpRegistrar lgamma(GammaOp("lgamma", LgammaGrad,
                              "log |Gamma(x)| elementwise (tf.math.lgamma); +inf at 0, -1, -2, ... Gradient: "
                              "digamma(x)."));
-  RegisterCwiseKernel("lgamma", FloatFns<Lgamma>(), 40);
+  RegisterCwiseKernel("lgamma", FloatUnaryFns<Lgamma>(), 40);
   OpRegistrar digamma(GammaOp("digamma", DigammaGrad,
                               "The derivative of lgamma elementwise (tf.math.digamma); NaN at 0, -1, -2, ... Its "
                               "own gradient (polygamma(1, x)) is not supported yet."));
-  RegisterCwiseKernel("digamma", FloatFns<Digamma>(), 60);
+  RegisterCwiseKernel("digamma", FloatUnaryFns<Digamma>(), 60);
   return true;
 }();
 

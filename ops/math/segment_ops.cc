@@ -7,20 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "ops/core/checked_size.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/segment_grad.h"
 #include "ops/math/segment_reduce.h"
 
 namespace tfg::math::segment {
 namespace {
-
-// [segments] + data[1:].
-PartialShape SegmentedShape(int64_t segments, const PartialShape& data) {
-  std::vector<int64_t> dims{segments};
-  dims.insert(dims.end(), data.dims().begin() + 1, data.dims().end());
-  return PartialShape(dims);
-}
 
 Status CheckRanks(const std::string& op, const PartialShape& data, const PartialShape& ids) {
   if (data.known_rank() && data.rank() == 0) return InvalidArgument("{}: data must have rank >= 1, got a scalar", op);
@@ -46,7 +38,7 @@ Status SortedSegmentShapeFn(ShapeContext& c) {
   if (const Tensor* ids = c.input_value(1); ids != nullptr) {
     TFG_ASSIGN_OR_RETURN(segments, CheckSortedIds(op, ReadIds(*ids)));
   }
-  c.set_output(0, SegmentedShape(segments, c.input(0)));
+  c.set_output(0, PartialShape(SegmentedDims(segments, c.input(0).dims(), 1)));
   return Status::OK();
 }
 
@@ -61,19 +53,10 @@ class SortedSegmentKernel final : public OpKernel {
     TFG_RETURN_IF_ERROR(CheckRanks(op, PartialShape(data.shape()), PartialShape(ids_t.shape())));
     const std::vector<int64_t> ids = ReadIds(ids_t);
     TFG_ASSIGN_OR_RETURN(int64_t segments, CheckSortedIds(op, ids));
-    std::vector<int64_t> dims = SegmentedShape(segments, PartialShape(data.shape())).dims();
-    TFG_RETURN_IF_ERROR(checked::NumElements(op, dims).status());
-    const int64_t inner = DataRowWidth(data);
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape(dims)));
-    return ReduceSegments(ctx, reduction_, EmptySegments::kZero, data, ids, segments, inner, out);
+    return ReduceIntoOutput(ctx, reduction_, EmptySegments::kZero, data, ids, 1, segments);
   }
 
  private:
-  static int64_t DataRowWidth(const Tensor& data) {
-    int64_t inner = 1;
-    for (int d = 1; d < data.rank(); ++d) inner *= data.dim(d);
-    return inner;
-  }
   Reduction reduction_;
 };
 
@@ -82,23 +65,7 @@ constexpr const char* kSortedRule =
     "data's other dimensions.";
 
 OpDefBuilder SortedSegmentOp(const char* name, GradFn grad, const char* doc) {
-  OpDefBuilder b(name);
-  b.Input("data", "T")
-      .Input("segment_ids", "Tindices")
-      .Output("output", "T")
-      .TypeAttr("T", NumberTypes())
-      .TypeAttr("Tindices", {DType::kI32, DType::kI64})
-      .SetShapeFn(SortedSegmentShapeFn)
-      .SetGradFn(std::move(grad))
-      .Doc(std::string(doc) + kSortedRule);
-  return b;
-}
-
-template <Reduction kReduction>
-KernelDef SortedSegmentKernelDef(const char* name) {
-  return KernelDef(name, DeviceType::kCpu).Factory([](const KernelConstruction&) -> Result<std::unique_ptr<OpKernel>> {
-    return std::unique_ptr<OpKernel>(new SortedSegmentKernel(kReduction));  // no attrs: Init has nothing to read
-  });
+  return SegmentOpDef(name, /*with_num_segments=*/false, SortedSegmentShapeFn, std::move(grad), doc, kSortedRule);
 }
 
 }  // namespace
@@ -120,10 +87,10 @@ TFG_REGISTER_OP(SortedSegmentOp("segment_min", SegmentMinMaxGrad,
 TFG_REGISTER_OP(SortedSegmentOp("segment_prod", SegmentProdGrad,
                                 "tf.math.segment_prod: output[s] = the elementwise product of the rows i of data "
                                 "with segment_ids[i] = s (1 where none is). Gradient: TensorFlow's, exact at zeros."));
-TFG_REGISTER_KERNEL(SortedSegmentKernelDef<Reduction::kSum>("segment_sum"));
-TFG_REGISTER_KERNEL(SortedSegmentKernelDef<Reduction::kMean>("segment_mean"));
-TFG_REGISTER_KERNEL(SortedSegmentKernelDef<Reduction::kMax>("segment_max"));
-TFG_REGISTER_KERNEL(SortedSegmentKernelDef<Reduction::kMin>("segment_min"));
-TFG_REGISTER_KERNEL(SortedSegmentKernelDef<Reduction::kProd>("segment_prod"));
+TFG_REGISTER_KERNEL(SegmentKernelDef<SortedSegmentKernel>("segment_sum", Reduction::kSum));
+TFG_REGISTER_KERNEL(SegmentKernelDef<SortedSegmentKernel>("segment_mean", Reduction::kMean));
+TFG_REGISTER_KERNEL(SegmentKernelDef<SortedSegmentKernel>("segment_max", Reduction::kMax));
+TFG_REGISTER_KERNEL(SegmentKernelDef<SortedSegmentKernel>("segment_min", Reduction::kMin));
+TFG_REGISTER_KERNEL(SegmentKernelDef<SortedSegmentKernel>("segment_prod", Reduction::kProd));
 
 }  // namespace tfg::math::segment

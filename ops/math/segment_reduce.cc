@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "ops/core/checked_size.h"
 #include "ops/core/dtype_traits.h"
@@ -113,6 +115,34 @@ Status ReduceSegments(const OpKernelContext& ctx, Reduction reduction, EmptySegm
                          DTypeName(data.dtype()));
   }
   return Status::OK();
+}
+
+std::vector<int64_t> SegmentedDims(int64_t segments, const std::vector<int64_t>& data, int first) {
+  std::vector<int64_t> dims{segments};
+  dims.insert(dims.end(), data.begin() + first, data.end());
+  return dims;
+}
+
+Status ReduceIntoOutput(OpKernelContext& ctx, Reduction reduction, EmptySegments empty, const Tensor& data,
+                        const std::vector<int64_t>& ids, int ids_rank, int64_t segments) {
+  const std::string& op = ctx.info().op->name;
+  const std::vector<int64_t> dims = SegmentedDims(segments, data.shape().dims(), ids_rank);
+  TFG_RETURN_IF_ERROR(checked::NumElements(op, dims).status());
+  int64_t inner = 1;  // the width of one row reduced
+  for (int d = ids_rank; d < data.rank(); ++d) inner *= data.dim(d);
+  TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape(dims)));
+  return ReduceSegments(ctx, reduction, empty, data, ids, segments, inner, out);
+}
+
+OpDefBuilder SegmentOpDef(const char* name, bool with_num_segments, ShapeFn shape_fn, GradFn grad, const char* doc,
+                          const char* rule) {
+  OpDefBuilder b(name);
+  b.Input("data", "T").Input("segment_ids", "Tindices");
+  if (with_num_segments) b.Input("num_segments", "Tnumsegments");
+  b.Output("output", "T").TypeAttr("T", NumberTypes()).TypeAttr("Tindices", {DType::kI32, DType::kI64});
+  if (with_num_segments) b.TypeAttr("Tnumsegments", {DType::kI32, DType::kI64});
+  b.SetShapeFn(std::move(shape_fn)).SetGradFn(std::move(grad)).Doc(std::string(doc) + rule);
+  return b;
 }
 
 }  // namespace tfg::math::segment

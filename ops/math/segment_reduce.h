@@ -2,15 +2,17 @@
 // segment_sum ... with sorted ids; unsorted_segment_ops.cc: unsorted_segment_sum
 // ... with num_segments): the rows of `data` (viewed [n, inner]) reduced into
 // `num_segments` rows by their segment id, and the reading and checking of
-// those ids, worded as TensorFlow words its errors. Defined in
-// segment_reduce.cc.
+// those ids, worded as TensorFlow words its errors; and the declaration and
+// kernel registration both families share. Defined in segment_reduce.cc.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
 #include "ops/core/kernel.h"
+#include "ops/core/op_registry.h"
 #include "ops/core/status.h"
 #include "ops/core/tensor.h"
 
@@ -40,5 +42,29 @@ Status CheckUnsortedIds(std::string_view op, const std::vector<int64_t>& ids, in
 // integers).
 Status ReduceSegments(const OpKernelContext& ctx, Reduction reduction, EmptySegments empty, const Tensor& data,
                       const std::vector<int64_t>& ids, int64_t num_segments, int64_t inner, Tensor* out);
+
+// [segments] + data's dims from `first` on: the output's dims.
+std::vector<int64_t> SegmentedDims(int64_t segments, const std::vector<int64_t>& data, int first);
+
+// Output 0, [segments] + data's dims past the ids' `ids_rank` (checked for
+// size), reduced from data's rows by `ids`.
+Status ReduceIntoOutput(OpKernelContext& ctx, Reduction reduction, EmptySegments empty, const Tensor& data,
+                        const std::vector<int64_t>& ids, int ids_rank, int64_t segments);
+
+// The declaration of segment_* (with_num_segments false) or
+// unsorted_segment_* (true): data, segment_ids[, num_segments] -> output;
+// `doc` is followed by `rule`, the family's sentence on ids and shapes.
+OpDefBuilder SegmentOpDef(const char* name, bool with_num_segments, ShapeFn shape_fn, GradFn grad, const char* doc,
+                          const char* rule);
+
+// The CPU kernel of a segment reduction: a `Kernel` built with the reduction
+// it does (there are no attrs for Init to read).
+template <typename Kernel>
+KernelDef SegmentKernelDef(const char* name, Reduction reduction) {
+  return KernelDef(name, DeviceType::kCpu)
+      .Factory([reduction](const KernelConstruction&) -> Result<std::unique_ptr<OpKernel>> {
+        return std::unique_ptr<OpKernel>(new Kernel(reduction));
+      });
+}
 
 }  // namespace tfg::math::segment

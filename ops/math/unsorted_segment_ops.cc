@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "ops/core/checked_size.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/segment_grad.h"
 #include "ops/math/segment_reduce.h"
@@ -37,13 +36,6 @@ Result<int64_t> NumSegmentsOf(const std::string& op, const Tensor& t) {
   const int64_t n = t.dtype() == DType::kI32 ? static_cast<int64_t>(t.data<int32_t>()[0]) : t.data<int64_t>()[0];
   if (n < 0) return InvalidArgument("{}: num_segments must be >= 0, got {}", op, n);
   return n;
-}
-
-// [num_segments] + data[ids.rank:].
-std::vector<int64_t> SegmentedDims(int64_t segments, const std::vector<int64_t>& data, int ids_rank) {
-  std::vector<int64_t> dims{segments};
-  dims.insert(dims.end(), data.begin() + ids_rank, data.end());
-  return dims;
 }
 
 Status UnsortedSegmentShapeFn(ShapeContext& c) {
@@ -78,19 +70,10 @@ class UnsortedSegmentKernel final : public OpKernel {
     TFG_ASSIGN_OR_RETURN(int64_t segments, NumSegmentsOf(op, ctx.input(2)));
     const std::vector<int64_t> ids = ReadIds(ids_t);
     TFG_RETURN_IF_ERROR(CheckUnsortedIds(op, ids, segments));
-    const std::vector<int64_t> dims = SegmentedDims(segments, data.shape().dims(), ids_t.rank());
-    TFG_RETURN_IF_ERROR(checked::NumElements(op, dims).status());
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape(dims)));
-    return ReduceSegments(ctx, reduction_, EmptySegments::kIdentity, data, ids, segments,
-                          RowWidth(data, ids_t.rank()), out);
+    return ReduceIntoOutput(ctx, reduction_, EmptySegments::kIdentity, data, ids, ids_t.rank(), segments);
   }
 
  private:
-  static int64_t RowWidth(const Tensor& data, int ids_rank) {
-    int64_t inner = 1;
-    for (int d = ids_rank; d < data.rank(); ++d) inner *= data.dim(d);
-    return inner;
-  }
   Reduction reduction_;
 };
 
@@ -99,25 +82,7 @@ constexpr const char* kUnsortedRule =
     "has num_segments rows and data's dimensions past segment_ids'.";
 
 OpDefBuilder UnsortedSegmentOp(const char* name, GradFn grad, const char* doc) {
-  OpDefBuilder b(name);
-  b.Input("data", "T")
-      .Input("segment_ids", "Tindices")
-      .Input("num_segments", "Tnumsegments")
-      .Output("output", "T")
-      .TypeAttr("T", NumberTypes())
-      .TypeAttr("Tindices", {DType::kI32, DType::kI64})
-      .TypeAttr("Tnumsegments", {DType::kI32, DType::kI64})
-      .SetShapeFn(UnsortedSegmentShapeFn)
-      .SetGradFn(std::move(grad))
-      .Doc(std::string(doc) + kUnsortedRule);
-  return b;
-}
-
-template <Reduction kReduction>
-KernelDef UnsortedSegmentKernelDef(const char* name) {
-  return KernelDef(name, DeviceType::kCpu).Factory([](const KernelConstruction&) -> Result<std::unique_ptr<OpKernel>> {
-    return std::unique_ptr<OpKernel>(new UnsortedSegmentKernel(kReduction));  // no attrs: Init has nothing to read
-  });
+  return SegmentOpDef(name, /*with_num_segments=*/true, UnsortedSegmentShapeFn, std::move(grad), doc, kUnsortedRule);
 }
 
 }  // namespace
@@ -137,10 +102,10 @@ TFG_REGISTER_OP(UnsortedSegmentOp("unsorted_segment_min", SegmentMinMaxGrad,
 TFG_REGISTER_OP(UnsortedSegmentOp("unsorted_segment_prod", SegmentProdGrad,
                                   "tf.math.unsorted_segment_prod: output[s] = the elementwise product of the slices "
                                   "i of data with segment_ids[i] = s (1 where none is)."));
-TFG_REGISTER_KERNEL(UnsortedSegmentKernelDef<Reduction::kSum>("unsorted_segment_sum"));
-TFG_REGISTER_KERNEL(UnsortedSegmentKernelDef<Reduction::kMean>("unsorted_segment_mean"));
-TFG_REGISTER_KERNEL(UnsortedSegmentKernelDef<Reduction::kMax>("unsorted_segment_max"));
-TFG_REGISTER_KERNEL(UnsortedSegmentKernelDef<Reduction::kMin>("unsorted_segment_min"));
-TFG_REGISTER_KERNEL(UnsortedSegmentKernelDef<Reduction::kProd>("unsorted_segment_prod"));
+TFG_REGISTER_KERNEL(SegmentKernelDef<UnsortedSegmentKernel>("unsorted_segment_sum", Reduction::kSum));
+TFG_REGISTER_KERNEL(SegmentKernelDef<UnsortedSegmentKernel>("unsorted_segment_mean", Reduction::kMean));
+TFG_REGISTER_KERNEL(SegmentKernelDef<UnsortedSegmentKernel>("unsorted_segment_max", Reduction::kMax));
+TFG_REGISTER_KERNEL(SegmentKernelDef<UnsortedSegmentKernel>("unsorted_segment_min", Reduction::kMin));
+TFG_REGISTER_KERNEL(SegmentKernelDef<UnsortedSegmentKernel>("unsorted_segment_prod", Reduction::kProd));
 
 }  // namespace tfg::math::segment

@@ -65,29 +65,34 @@ Status CheckConv2DOutBackprop(std::string_view op, const Conv2DRun& run, const T
                          run.out.ToString());
 }
 
-}  // namespace nn
-
-namespace {
-
-Status Conv2DShapeFn(ShapeContext& c) {
-  TFG_ASSIGN_OR_RETURN(PartialShape out, ConvOutputShape(c.op().name, c.input(0), c.input(1), c.attrs()));
+Status ConvShape(ShapeContext& c, ConvShapeOf shape_of) {
+  TFG_ASSIGN_OR_RETURN(PartialShape out, shape_of(c.op().name, c.input(0), c.input(1), c.attrs()));
   c.set_output(0, std::move(out));
   return Status::OK();
 }
 
-// The backprops: output `which` (0 input, 1 filter) has that operand's
-// shape; out_backprop must fit the forward output.
+Status ConvBackpropShape(ShapeContext& c, ConvShapeOf shape_of, int which) {
+  const std::string& op = c.op().name;
+  TFG_ASSIGN_OR_RETURN(PartialShape forward, shape_of(op, c.input(0), c.input(1), c.attrs()));
+  TFG_RETURN_IF_ERROR(CheckRank4(op, "out_backprop", kInputLayout, c.input(2)));
+  if (!forward.CompatibleWith(c.input(2))) {
+    return InvalidArgument("{}: out_backprop has shape {} but the convolution of {} by {} gives {}", op,
+                           c.input(2).ToString(), c.input(0).ToString(), c.input(1).ToString(), forward.ToString());
+  }
+  c.set_output(0, c.input(which).known_rank() ? c.input(which) : PartialShape::UnknownOfRank(4));
+  return Status::OK();
+}
+
+}  // namespace nn
+
+namespace {
+
+Status Conv2DShapeFn(ShapeContext& c) { return nn::ConvShape(c, ConvOutputShape); }
+
+// The backprops: output `which` (0 input, 1 filter) has that operand's shape.
 template <int kWhich>
 Status BackpropShapeFn(ShapeContext& c) {
-  const std::string& op = c.op().name;
-  TFG_ASSIGN_OR_RETURN(PartialShape fwd, ConvOutputShape(op, c.input(0), c.input(1), c.attrs()));
-  TFG_RETURN_IF_ERROR(nn::CheckRank4(op, "out_backprop", kInputLayout, c.input(2)));
-  if (!fwd.CompatibleWith(c.input(2))) {
-    return InvalidArgument("{}: out_backprop has shape {} but the convolution of {} by {} gives {}", op,
-                           c.input(2).ToString(), c.input(0).ToString(), c.input(1).ToString(), fwd.ToString());
-  }
-  c.set_output(0, c.input(kWhich).known_rank() ? c.input(kWhich) : PartialShape::UnknownOfRank(4));
-  return Status::OK();
+  return nn::ConvBackpropShape(c, ConvOutputShape, kWhich);
 }
 
 // Reads attrs once; checks the operands of one run.

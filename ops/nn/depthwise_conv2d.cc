@@ -13,6 +13,7 @@
 
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
+#include "ops/nn/conv2d.h"
 #include "ops/nn/nn_util.h"
 #include "ops/nn/window.h"
 
@@ -42,25 +43,12 @@ Result<PartialShape> DepthwiseOutputShape(const std::string& op, const PartialSh
   return PartialShape({in.dim(0), rows.out, cols.out, channels});
 }
 
-Status DepthwiseShapeFn(ShapeContext& c) {
-  TFG_ASSIGN_OR_RETURN(PartialShape out, DepthwiseOutputShape(c.op().name, c.input(0), c.input(1), c.attrs()));
-  c.set_output(0, std::move(out));
-  return Status::OK();
-}
+Status DepthwiseShapeFn(ShapeContext& c) { return ConvShape(c, DepthwiseOutputShape); }
 
-// The backprops: output `which` (0 input, 1 filter) has that operand's
-// shape; out_backprop must fit the forward output.
+// The backprops: output `which` (0 input, 1 filter) has that operand's shape.
 template <int kWhich>
 Status DepthwiseBackpropShapeFn(ShapeContext& c) {
-  const std::string& op = c.op().name;
-  TFG_ASSIGN_OR_RETURN(PartialShape fwd, DepthwiseOutputShape(op, c.input(0), c.input(1), c.attrs()));
-  TFG_RETURN_IF_ERROR(CheckRank4(op, "out_backprop", kInputLayout, c.input(2)));
-  if (!fwd.CompatibleWith(c.input(2))) {
-    return InvalidArgument("{}: out_backprop has shape {} but the convolution of {} by {} gives {}", op,
-                           c.input(2).ToString(), c.input(0).ToString(), c.input(1).ToString(), fwd.ToString());
-  }
-  c.set_output(0, c.input(kWhich).known_rank() ? c.input(kWhich) : PartialShape::UnknownOfRank(4));
-  return Status::OK();
+  return ConvBackpropShape(c, DepthwiseOutputShape, kWhich);
 }
 
 // One run: the window geometry and the channel multiplier M.

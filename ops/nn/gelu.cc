@@ -11,6 +11,7 @@
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_loops.h"
 #include "ops/math/cwise_special_functors.h"
+#include "ops/math/cwise_unary_util.h"
 
 namespace tfg::nn::gelu {
 namespace {
@@ -20,15 +21,6 @@ constexpr double kInvSqrtTwo = 0.70710678118654752440;
 constexpr double kInvSqrtTwoPi = 0.39894228040143267794;
 constexpr double kCubic = 0.044715;
 
-template <typename F>
-CwiseFns GeluFns() {
-  CwiseFns fns;
-  AddUnary<F, half>(fns);
-  AddUnary<F, float>(fns);
-  AddUnary<F, double>(fns);
-  return fns;
-}
-
 bool Approximate(const AttrMap& attrs) {
   const bool* a = FindAttr<bool>(attrs, "approximate");
   return a != nullptr && *a;
@@ -37,7 +29,7 @@ bool Approximate(const AttrMap& attrs) {
 class GeluKernel final : public OpKernel {
  public:
   Status Init(const KernelConstruction& c) override {
-    static const CwiseFns exact = GeluFns<functor::GeluExact>(), tanh_form = GeluFns<functor::GeluTanh>();
+    static const CwiseFns exact = FloatUnaryFns<functor::GeluExact>(), tanh_form = FloatUnaryFns<functor::GeluTanh>();
     const CwiseFns& fns = Approximate(*c.attrs) ? tanh_form : exact;
     const DType dtype = c.input_types.empty() ? DType::kString : c.input_types[0];
     fn_ = fns[dtype];

@@ -1,5 +1,6 @@
 #include "ops/nn/resize.h"
 
+#include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
 
 namespace tfg::nn::resize {
@@ -29,6 +30,45 @@ Result<std::array<int64_t, 2>> ReadSize(const std::string& op, const Tensor& siz
 Status CheckImages(const std::string& op, const char* what, const PartialShape& s) {
   if (!s.known_rank() || s.rank() == 4) return Status::OK();
   return InvalidArgument("{}: {} must be 4-D [batch, height, width, channels], got {}", op, what, s.ToString());
+}
+
+Result<std::array<int64_t, 2>> CheckResizeInputs(const std::string& op, const Tensor& images, const Tensor& size) {
+  TFG_RETURN_IF_ERROR(CheckImages(op, "images", PartialShape(images.shape())));
+  TFG_ASSIGN_OR_RETURN(auto hw, ReadSize(op, size));
+  if (images.dim(1) == 0 || images.dim(2) == 0) {  // no pixel to read from
+    return InvalidArgument("{}: cannot resize images {} with no pixels", op, images.shape().ToString());
+  }
+  return hw;
+}
+
+Status CheckResizeGradInputs(const std::string& op, const Tensor& grads, const Tensor& original) {
+  TFG_RETURN_IF_ERROR(CheckImages(op, "grads", PartialShape(grads.shape())));
+  TFG_RETURN_IF_ERROR(CheckImages(op, "original_image", PartialShape(original.shape())));
+  if (grads.dim(0) != original.dim(0) || grads.dim(3) != original.dim(3)) {
+    return InvalidArgument("{}: grads {} and original_image {} differ in batch or channels", op,
+                           grads.shape().ToString(), original.shape().ToString());
+  }
+  return Status::OK();
+}
+
+Status ResizeKernel::Init(const KernelConstruction& c) {
+  TFG_ASSIGN_OR_RETURN(attrs_, ReadResizeAttrs(c.op->name, *c.attrs));
+  return Status::OK();
+}
+
+Status ResizeGradFn(GradContext& g, const char* grad_op) {
+  TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));
+  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op(grad_op, {dy, g.input(0)}, g.node->attrs()));
+  return Status::OK();
+}
+
+Status ResizeGradGradFn(GradContext& g, const char* resize_op) {
+  TFG_ASSIGN_OR_RETURN(Output grad, g.OutputGrad(0));
+  TFG_ASSIGN_OR_RETURN(Output shape, g.Op("shape", {g.input(0)}));
+  TFG_ASSIGN_OR_RETURN(Output hw, g.Op("strided_slice", {shape},
+                                       {{"begin", std::vector<int64_t>{1}}, {"end", std::vector<int64_t>{3}}}));
+  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op(resize_op, {grad, hw}, g.node->attrs()));
+  return Status::OK();
 }
 
 Status ResizeShapeFn(ShapeContext& c) {

@@ -37,6 +37,29 @@ inline float Scale(int64_t in, int64_t out, bool align_corners) {
 // The images operand must be 4-D NHWC (dims may be unknown).
 Status CheckImages(const std::string& op, const char* what, const PartialShape& s);
 
+// The forward kernels' inputs: images 4-D with pixels to read from, and a
+// valid size; returns [new_height, new_width].
+Result<std::array<int64_t, 2>> CheckResizeInputs(const std::string& op, const Tensor& images, const Tensor& size);
+// The gradient kernels' inputs: grads and original_image 4-D, with the same
+// batch and channels.
+Status CheckResizeGradInputs(const std::string& op, const Tensor& grads, const Tensor& original);
+
+// The base of the four kernels: reads align_corners and half_pixel_centers
+// once, when the kernel is built.
+class ResizeKernel : public OpKernel {
+ public:
+  Status Init(const KernelConstruction& c) override;
+
+ protected:
+  ResizeAttrs attrs_;
+};
+
+// The gradient of a resize: `grad_op`(dy, images), same attrs.
+Status ResizeGradFn(GradContext& g, const char* grad_op);
+// The gradient of a resize gradient, which is linear in grads: `resize_op`
+// back to grads' own height and width, read at run time.
+Status ResizeGradGradFn(GradContext& g, const char* resize_op);
+
 // Output 0 of a resize: [batch, size..., channels], size from input 1 when
 // it is a constant.
 Status ResizeShapeFn(ShapeContext& c);

@@ -14,7 +14,6 @@
 #include <cmath>
 #include <vector>
 
-#include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
 #include "ops/nn/resize.h"
@@ -106,21 +105,12 @@ void BilinearBackward(const OpKernelContext& ctx, const BilinearPlan& p, const C
   });
 }
 
-class ResizeBilinearKernel final : public OpKernel {
+class ResizeBilinearKernel final : public ResizeKernel {
  public:
-  Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(attrs_, ReadResizeAttrs(c.op->name, *c.attrs));
-    return Status::OK();
-  }
-
   Status Compute(OpKernelContext& ctx) override {
     const std::string& op = OpName(ctx);
     const Tensor& images = ctx.input(0);
-    TFG_RETURN_IF_ERROR(CheckImages(op, "images", PartialShape(images.shape())));
-    TFG_ASSIGN_OR_RETURN(auto size, ReadSize(op, ctx.input(1)));
-    if (images.dim(1) == 0 || images.dim(2) == 0) {  // no pixel to interpolate from
-      return InvalidArgument("{}: cannot resize images {} with no pixels", op, images.shape().ToString());
-    }
+    TFG_ASSIGN_OR_RETURN(auto size, CheckResizeInputs(op, images, ctx.input(1)));
     const BilinearPlan p = PlanBilinear(images.shape(), size[0], size[1], attrs_);
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({p.n, p.oh, p.ow, p.c})));
     if (out->num_elements() == 0) return Status::OK();
@@ -131,28 +121,15 @@ class ResizeBilinearKernel final : public OpKernel {
       y.Finish();
     });
   }
-
- private:
-  ResizeAttrs attrs_;
 };
 
-class ResizeBilinearGradKernel final : public OpKernel {
+class ResizeBilinearGradKernel final : public ResizeKernel {
  public:
-  Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(attrs_, ReadResizeAttrs(c.op->name, *c.attrs));
-    return Status::OK();
-  }
-
   Status Compute(OpKernelContext& ctx) override {
     const std::string& op = OpName(ctx);
     const Tensor& grads = ctx.input(0);
     const Tensor& original = ctx.input(1);
-    TFG_RETURN_IF_ERROR(CheckImages(op, "grads", PartialShape(grads.shape())));
-    TFG_RETURN_IF_ERROR(CheckImages(op, "original_image", PartialShape(original.shape())));
-    if (grads.dim(0) != original.dim(0) || grads.dim(3) != original.dim(3)) {
-      return InvalidArgument("{}: grads {} and original_image {} differ in batch or channels", op,
-                             grads.shape().ToString(), original.shape().ToString());
-    }
+    TFG_RETURN_IF_ERROR(CheckResizeGradInputs(op, grads, original));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, original.shape()));
     const BilinearPlan p = PlanBilinear(original.shape(), grads.dim(1), grads.dim(2), attrs_);
     if (out->num_elements() == 0) return Status::OK();
@@ -163,27 +140,7 @@ class ResizeBilinearGradKernel final : public OpKernel {
       dx.Finish();
     });
   }
-
- private:
-  ResizeAttrs attrs_;
 };
-
-Status ResizeBilinearGradFn(GradContext& g) {
-  TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));
-  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op("resize_bilinear_grad", {dy, g.input(0)}, g.node->attrs()));
-  return Status::OK();
-}
-
-// resize_bilinear_grad is linear in grads: its gradient resizes back to
-// grads' own height and width, read at run time.
-Status ResizeBilinearGradGradFn(GradContext& g) {
-  TFG_ASSIGN_OR_RETURN(Output grad, g.OutputGrad(0));
-  TFG_ASSIGN_OR_RETURN(Output shape, g.Op("shape", {g.input(0)}));
-  TFG_ASSIGN_OR_RETURN(Output hw, g.Op("strided_slice", {shape},
-                                       {{"begin", std::vector<int64_t>{1}}, {"end", std::vector<int64_t>{3}}}));
-  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op("resize_bilinear", {grad, hw}, g.node->attrs()));
-  return Status::OK();
-}
 
 }  // namespace
 
@@ -193,12 +150,12 @@ TFG_REGISTER_OP(ResizeOpDef("resize_bilinear", "size", "i32", FloatTypes(),
                             "there; tf.image.resize in TensorFlow 2 is half_pixel_centers=true). The output keeps "
                             "the input's float dtype, where TensorFlow's op always returns f32.")
                     .SetShapeFn(ResizeShapeFn)
-                    .SetGradFn(ResizeBilinearGradFn));
+                    .SetGradFn([](GradContext& g) { return ResizeGradFn(g, "resize_bilinear_grad"); }));
 TFG_REGISTER_OP(ResizeOpDef("resize_bilinear_grad", "original_image", "T", FloatTypes(),
                             "The gradient of resize_bilinear with respect to its images, given the gradient of its "
                             "output (`original_image` is used only for its shape).")
                     .SetShapeFn(ResizeGradShapeFn)
-                    .SetGradFn(ResizeBilinearGradGradFn));
+                    .SetGradFn([](GradContext& g) { return ResizeGradGradFn(g, "resize_bilinear"); }));
 TFG_REGISTER_KERNEL(KernelDef("resize_bilinear", DeviceType::kCpu).Create<ResizeBilinearKernel>());
 TFG_REGISTER_KERNEL(KernelDef("resize_bilinear_grad", DeviceType::kCpu).Create<ResizeBilinearGradKernel>());
 

@@ -13,7 +13,6 @@
 #include <cmath>
 #include <vector>
 
-#include "ops/autodiff/gradients.h"
 #include "ops/core/dtype_traits.h"
 #include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
@@ -62,21 +61,12 @@ void ForEachPixel(const NearestPlan& p, int64_t b0, int64_t b1, Fn&& fn) {
   }
 }
 
-class ResizeNearestKernel final : public OpKernel {
+class ResizeNearestKernel final : public ResizeKernel {
  public:
-  Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(attrs_, ReadResizeAttrs(c.op->name, *c.attrs));
-    return Status::OK();
-  }
-
   Status Compute(OpKernelContext& ctx) override {
     const std::string& op = OpName(ctx);
     const Tensor& images = ctx.input(0);
-    TFG_RETURN_IF_ERROR(CheckImages(op, "images", PartialShape(images.shape())));
-    TFG_ASSIGN_OR_RETURN(auto size, ReadSize(op, ctx.input(1)));
-    if (images.dim(1) == 0 || images.dim(2) == 0) {
-      return InvalidArgument("{}: cannot resize images {} with no pixels", op, images.shape().ToString());
-    }
+    TFG_ASSIGN_OR_RETURN(auto size, CheckResizeInputs(op, images, ctx.input(1)));
     const NearestPlan p = PlanNearest(images.shape(), size[0], size[1], attrs_);
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({p.n, p.oh, p.ow, p.c})));
     bool handled = TFG_DISPATCH_NUMBER(images.dtype(), T, {
@@ -89,28 +79,15 @@ class ResizeNearestKernel final : public OpKernel {
     if (!handled) return Unimplemented("{}: no CPU kernel for dtype {}", op, DTypeName(images.dtype()));
     return Status::OK();
   }
-
- private:
-  ResizeAttrs attrs_;
 };
 
-class ResizeNearestGradKernel final : public OpKernel {
+class ResizeNearestGradKernel final : public ResizeKernel {
  public:
-  Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(attrs_, ReadResizeAttrs(c.op->name, *c.attrs));
-    return Status::OK();
-  }
-
   Status Compute(OpKernelContext& ctx) override {
     const std::string& op = OpName(ctx);
     const Tensor& grads = ctx.input(0);
     const Tensor& original = ctx.input(1);
-    TFG_RETURN_IF_ERROR(CheckImages(op, "grads", PartialShape(grads.shape())));
-    TFG_RETURN_IF_ERROR(CheckImages(op, "original_image", PartialShape(original.shape())));
-    if (grads.dim(0) != original.dim(0) || grads.dim(3) != original.dim(3)) {
-      return InvalidArgument("{}: grads {} and original_image {} differ in batch or channels", op,
-                             grads.shape().ToString(), original.shape().ToString());
-    }
+    TFG_RETURN_IF_ERROR(CheckResizeGradInputs(op, grads, original));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, original.shape()));
     if (out->num_elements() == 0) return Status::OK();
     const NearestPlan p = PlanNearest(original.shape(), grads.dim(1), grads.dim(2), attrs_);
@@ -128,25 +105,7 @@ class ResizeNearestGradKernel final : public OpKernel {
       dx.Finish();
     });
   }
-
- private:
-  ResizeAttrs attrs_;
 };
-
-Status ResizeNearestGradFn(GradContext& g) {
-  TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));
-  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op("resize_nearest_neighbor_grad", {dy, g.input(0)}, g.node->attrs()));
-  return Status::OK();
-}
-
-Status ResizeNearestGradGradFn(GradContext& g) {
-  TFG_ASSIGN_OR_RETURN(Output grad, g.OutputGrad(0));
-  TFG_ASSIGN_OR_RETURN(Output shape, g.Op("shape", {g.input(0)}));
-  TFG_ASSIGN_OR_RETURN(Output hw, g.Op("strided_slice", {shape},
-                                       {{"begin", std::vector<int64_t>{1}}, {"end", std::vector<int64_t>{3}}}));
-  TFG_ASSIGN_OR_RETURN(g.input_grads[0], g.Op("resize_nearest_neighbor", {grad, hw}, g.node->attrs()));
-  return Status::OK();
-}
 
 }  // namespace
 
@@ -155,12 +114,12 @@ TFG_REGISTER_OP(ResizeOpDef("resize_nearest_neighbor", "size", "i32", NumberType
                             "pixel, as TensorFlow 1's tf.image.resize_nearest_neighbor (align_corners and "
                             "half_pixel_centers as there). Any number dtype; the output keeps it.")
                     .SetShapeFn(ResizeShapeFn)
-                    .SetGradFn(ResizeNearestGradFn));
+                    .SetGradFn([](GradContext& g) { return ResizeGradFn(g, "resize_nearest_neighbor_grad"); }));
 TFG_REGISTER_OP(ResizeOpDef("resize_nearest_neighbor_grad", "original_image", "T", FloatTypes(),
                             "The gradient of resize_nearest_neighbor with respect to its images, given the gradient "
                             "of its output (`original_image` is used only for its shape).")
                     .SetShapeFn(ResizeGradShapeFn)
-                    .SetGradFn(ResizeNearestGradGradFn));
+                    .SetGradFn([](GradContext& g) { return ResizeGradGradFn(g, "resize_nearest_neighbor"); }));
 TFG_REGISTER_KERNEL(KernelDef("resize_nearest_neighbor", DeviceType::kCpu).Create<ResizeNearestKernel>());
 TFG_REGISTER_KERNEL(
     KernelDef("resize_nearest_neighbor_grad", DeviceType::kCpu).Create<ResizeNearestGradKernel>());

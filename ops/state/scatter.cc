@@ -7,11 +7,11 @@
 // lookup (a gather_grad node) without a dense tensor. An index outside
 // [0, rows) is an error naming it, and the variable is left unchanged.
 #include <algorithm>
+#include <mutex>
 #include <vector>
 
-#include "ops/core/dtype_traits.h"
 #include "ops/core/op_registry.h"
-#include "ops/math/cwise_functors.h"
+#include "ops/state/scatter_common.h"
 #include "ops/state/state_util.h"
 
 namespace tfg {
@@ -30,21 +30,6 @@ Result<std::vector<int64_t>> RowIndices(const char* op, const Tensor& indices, i
   return out;
 }
 
-// Threads own disjoint column ranges, so repeated rows never race.
-template <typename T, bool kAdd>
-void ApplyRows(OpKernelContext& ctx, const std::vector<int64_t>& rows, const T* values, int64_t width, T* target) {
-  const int64_t n = static_cast<int64_t>(rows.size());
-  ctx.ParallelFor(width, n + 1, [&](int64_t s, int64_t e) {
-    for (int64_t i = 0; i < n; ++i) {
-      T* dst = target + rows[i] * width;
-      const T* src = values + i * width;
-      for (int64_t k = s; k < e; ++k) {
-        dst[k] = kAdd ? functor::WrapAdd(dst[k], src[k]) : functor::WrapSub(dst[k], src[k]);
-      }
-    }
-  });
-}
-
 template <bool kAdd>
 class ScatterKernel final : public OpKernel {
  public:
@@ -57,11 +42,7 @@ class ScatterKernel final : public OpKernel {
     TFG_ASSIGN_OR_RETURN(std::shared_ptr<Variable> var, ref_.Lookup(ctx));
     std::lock_guard<std::mutex> lock(var->mu);
     Tensor& current = var->value;
-    if (!current.IsInitialized()) return ref_.Uninitialized();
-    if (current.dtype() != values.dtype()) {
-      return InvalidArgument("{}: values have dtype {} but variable '{}' holds {}", op, DTypeName(values.dtype()),
-                             ref_.name, current.DebugString());
-    }
+    TFG_RETURN_IF_ERROR(state::scatter::CheckVariable(op, ref_, current, values));
     if (current.rank() < 1) return InvalidArgument("{}: variable '{}' is a scalar; it has no rows", op, ref_.name);
     std::vector<int64_t> want = indices.shape().dims();
     want.insert(want.end(), current.shape().dims().begin() + 1, current.shape().dims().end());
@@ -73,18 +54,9 @@ class ScatterKernel final : public OpKernel {
     auto rows = indices.dtype() == DType::kI32 ? RowIndices<int32_t>(op, indices, current.dim(0), ref_.name)
                                                : RowIndices<int64_t>(op, indices, current.dim(0), ref_.name);
     if (!rows.ok()) return rows.status();
-    // In place only when no reader holds the buffer (we hold the lock, so
-    // no new reader can appear meanwhile).
-    Tensor target = current.RefCountIsOne() ? current : current.DeepCopy(ctx.allocator());
-    if (!target.IsInitialized())
-      return Error(Code::kResourceExhausted, "{}: out of memory copying '{}'", op, ref_.name);
     const int64_t width = current.dim(0) == 0 ? 0 : current.num_elements() / current.dim(0);
-    bool ok = TFG_DISPATCH_NUMBER(values.dtype(), T,
-                                  (ApplyRows<T, kAdd>(ctx, *rows, values.data<T>(), width, target.data<T>())));
-    if (!ok) return InvalidArgument("{}: dtype {} is not supported", op, DTypeName(values.dtype()));
-    current = target;
-    ctx.set_output(0, std::move(target));
-    return Status::OK();
+    return state::scatter::WriteSlices(ctx, op, ref_, kAdd ? state::scatter::Write::kAdd : state::scatter::Write::kSub,
+                                       *rows, values, width, current);
   }
 
  private:
@@ -95,11 +67,7 @@ class ScatterKernel final : public OpKernel {
 // its trailing dimensions.
 Status ScatterShapeFn(ShapeContext& c) {
   const std::string& op = c.op().name;
-  const DType* dtype = c.attr<DType>("dtype");
-  if (dtype && *dtype != c.input_type(0)) {
-    return InvalidArgument("{}: values have dtype {} but the variable is {}", op, DTypeName(c.input_type(0)),
-                           DTypeName(*dtype));
-  }
+  TFG_RETURN_IF_ERROR(state::scatter::CheckDeclaredDtype(c));
   const PartialShape* declared = c.attr<PartialShape>("shape");
   PartialShape out = declared ? *declared : PartialShape::Unknown();
   const PartialShape& values = c.input(0);
@@ -118,31 +86,14 @@ Status ScatterShapeFn(ShapeContext& c) {
   return Status::OK();
 }
 
-OpDefBuilder ScatterOp(const char* name, const char* doc) {
-  return std::move(OpDefBuilder(name)
-                       .Input("values", "T")
-                       .Input("indices", "Tindices")
-                       .Attr("shared_name", AttrType::kString, std::nullopt, "the variable's name")
-                       .Attr("container", AttrType::kString, std::string())
-                       .TypeAttr("T", NumberTypes())
-                       .TypeAttr("Tindices", {DType::kI32, DType::kI64})
-                       .Attr("dtype", AttrType::kType, AttrValue(std::monostate{}), "the variable's declared dtype")
-                       .Attr("shape", AttrType::kShape, PartialShape::Unknown(), "the variable's declared shape")
-                       .Output("output", "T")
-                       .Stateful()
-                       .SetShapeFn(ScatterShapeFn)
-                       .NoGradient("stateful")
-                       .Doc(doc));
-}
-
 }  // namespace
 
-TFG_REGISTER_OP(ScatterOp("scatter_add",
-                          "Adds values[i] to row indices[i] of the variable named `shared_name` "
-                          "(repeated indices all add); returns the new value."));
-TFG_REGISTER_OP(ScatterOp("scatter_sub",
-                          "Subtracts values[i] from row indices[i] of the variable named "
-                          "`shared_name` (repeated indices all apply); returns the new value."));
+TFG_REGISTER_OP(state::scatter::ScatterOpDef("scatter_add", ScatterShapeFn,
+                                             "Adds values[i] to row indices[i] of the variable named `shared_name` "
+                                             "(repeated indices all add); returns the new value."));
+TFG_REGISTER_OP(state::scatter::ScatterOpDef("scatter_sub", ScatterShapeFn,
+                                             "Subtracts values[i] from row indices[i] of the variable named "
+                                             "`shared_name` (repeated indices all apply); returns the new value."));
 TFG_REGISTER_KERNEL(
     KernelDef("scatter_add", DeviceType::kCpu).TypeConstraint(NumberTypes(), "T").Create<ScatterKernel<true>>());
 TFG_REGISTER_KERNEL(

@@ -16,42 +16,20 @@
 #include <vector>
 
 #include "ops/array/gather_nd.h"
-#include "ops/core/dtype_traits.h"
 #include "ops/core/op_registry.h"
-#include "ops/math/cwise_functors.h"
+#include "ops/state/scatter_common.h"
 #include "ops/state/state_util.h"
 
 namespace tfg::state::scatter_nd_update {
 namespace {
 
-enum class Write { kUpdate, kAdd, kSub };
+using scatter::Write;
 
 struct ScatterKind {
   const char* op;
   Write write;
   bool rows;  // scatter_update: indices name rows (index depth 1, no last dimension)
 };
-
-// Threads own disjoint column ranges and walk the slices in order, so a
-// repeated index never races and the last update wins.
-template <typename T>
-void ApplySlices(OpKernelContext& ctx, Write write, const std::vector<int64_t>& slices, const T* values,
-                 int64_t width, T* target) {
-  const int64_t n = static_cast<int64_t>(slices.size());
-  ctx.ParallelFor(width, n + 1, [&](int64_t s, int64_t e) {
-    for (int64_t i = 0; i < n; ++i) {
-      T* dst = target + slices[i] * width;
-      const T* src = values + i * width;
-      for (int64_t k = s; k < e; ++k) {
-        switch (write) {
-          case Write::kUpdate: dst[k] = src[k]; break;
-          case Write::kAdd: dst[k] = functor::WrapAdd(dst[k], src[k]); break;
-          case Write::kSub: dst[k] = functor::WrapSub(dst[k], src[k]); break;
-        }
-      }
-    }
-  });
-}
 
 class ScatterNdKernel final : public OpKernel {
  public:
@@ -63,11 +41,7 @@ class ScatterNdKernel final : public OpKernel {
     TFG_ASSIGN_OR_RETURN(std::shared_ptr<Variable> var, ref_.Lookup(ctx));
     std::lock_guard<std::mutex> lock(var->mu);
     Tensor& current = var->value;
-    if (!current.IsInitialized()) return ref_.Uninitialized();
-    if (current.dtype() != values.dtype()) {
-      return InvalidArgument("{}: values have dtype {} but variable '{}' holds {}", kind_.op,
-                             DTypeName(values.dtype()), ref_.name, current.DebugString());
-    }
+    TFG_RETURN_IF_ERROR(scatter::CheckVariable(kind_.op, ref_, current, values));
     TFG_ASSIGN_OR_RETURN(Tensor indices, TupleIndices(ctx.input(1), current));
     const int64_t depth = indices.dim(indices.rank() - 1);
     if (depth > current.rank()) {
@@ -85,19 +59,7 @@ class ScatterNdKernel final : public OpKernel {
                                                "variable '" + ref_.name + "' of shape " + current.shape().ToString()));
     int64_t width = 1;
     for (int d = static_cast<int>(depth); d < current.rank(); ++d) width *= current.dim(d);
-    // In place only when no reader holds the buffer (we hold the lock, so
-    // no new reader can appear meanwhile).
-    Tensor target = current.RefCountIsOne() ? current : current.DeepCopy(ctx.allocator());
-    if (!target.IsInitialized()) {
-      return Error(Code::kResourceExhausted, "{}: out of memory copying '{}'", kind_.op, ref_.name);
-    }
-    bool ok = TFG_DISPATCH_NUMBER(values.dtype(), T, {
-      ApplySlices<T>(ctx, kind_.write, slices, values.data<T>(), width, target.data<T>());
-    });
-    if (!ok) return InvalidArgument("{}: dtype {} is not supported", kind_.op, DTypeName(values.dtype()));
-    current = target;
-    ctx.set_output(0, std::move(target));
-    return Status::OK();
+    return scatter::WriteSlices(ctx, kind_.op, ref_, kind_.write, slices, values, width, current);
   }
 
  private:
@@ -123,11 +85,7 @@ class ScatterNdKernel final : public OpKernel {
 // Output: the variable's declared shape. The values' dtype must be the
 // declared one.
 Status ScatterNdUpdateShapeFn(ShapeContext& c) {
-  const DType* dtype = c.attr<DType>("dtype");
-  if (dtype && *dtype != c.input_type(0)) {
-    return InvalidArgument("{}: values have dtype {} but the variable is {}", c.op().name,
-                           DTypeName(c.input_type(0)), DTypeName(*dtype));
-  }
+  TFG_RETURN_IF_ERROR(scatter::CheckDeclaredDtype(c));
   const bool rows = c.op().name == "scatter_update";
   const PartialShape& indices = c.input(1);
   if (!rows && indices.known_rank() && indices.rank() == 0) {
@@ -139,20 +97,7 @@ Status ScatterNdUpdateShapeFn(ShapeContext& c) {
 }
 
 OpDefBuilder ScatterNdOp(const char* name, const char* doc) {
-  return std::move(OpDefBuilder(name)
-                       .Input("values", "T")
-                       .Input("indices", "Tindices")
-                       .Attr("shared_name", AttrType::kString, std::nullopt, "the variable's name")
-                       .Attr("container", AttrType::kString, std::string())
-                       .TypeAttr("T", NumberTypes())
-                       .TypeAttr("Tindices", {DType::kI32, DType::kI64})
-                       .Attr("dtype", AttrType::kType, AttrValue(std::monostate{}), "the variable's declared dtype")
-                       .Attr("shape", AttrType::kShape, PartialShape::Unknown(), "the variable's declared shape")
-                       .Output("output", "T")
-                       .Stateful()
-                       .SetShapeFn(ScatterNdUpdateShapeFn)
-                       .NoGradient("stateful")
-                       .Doc(doc));
+  return scatter::ScatterOpDef(name, ScatterNdUpdateShapeFn, doc);
 }
 
 KernelDef ScatterNdKernelDef(ScatterKind kind) {
