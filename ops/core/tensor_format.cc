@@ -8,6 +8,8 @@
 #include <cstring>
 #include <functional>
 
+#include <fmt/format.h>
+
 #include "ops/core/dtype_traits.h"
 #include "ops/core/tensor.h"
 
@@ -440,8 +442,8 @@ std::string FormatTensor(const Tensor& t, int64_t threshold) {
   if (!t.IsInitialized()) return "<uninitialized " + t.DebugString() + ">";
   if (t.rank() == 0) return ScalarText(t);
   if (t.rank() > kMaxLaidOutRank) {
-    return "<" + std::string(DTypeName(t.dtype())) + " tensor of rank " + std::to_string(t.rank()) +
-           ", too many axes to print (at most " + std::to_string(kMaxLaidOutRank) + ")>";
+    return fmt::format("<{} tensor of rank {}, too many axes to print (at most {})>", DTypeName(t.dtype()), t.rank(),
+                       kMaxLaidOutRank);
   }
   if (t.num_elements() == 0) return "[]";
   const bool summarize = t.num_elements() > threshold;
