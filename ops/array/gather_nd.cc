@@ -22,7 +22,15 @@ Result<std::vector<int64_t>> NdSliceNumbersOf(std::string_view op, const Tensor&
   const int64_t depth = indices.dim(depth_axis);
   const std::vector<int64_t> batch(indices.shape().dims().begin(), indices.shape().dims().end() - 1);
   const int64_t n = DimProduct(batch, 0, static_cast<int>(batch.size()));
-  if (depth == 0) return std::vector<int64_t>(static_cast<size_t>(n), 0);  // every tuple is the whole tensor
+  if (depth == 0) {
+    // Every tuple is the whole tensor. An empty one has nothing to select,
+    // and n may then be any number the shapes allow (2**62 tuples of an
+    // empty index): refused, as TensorFlow does, before a vector of n.
+    if (n > 0 && DimProduct(dims, 0, static_cast<int>(dims.size())) == 0) {
+      return InvalidArgument("{}: {} index tuples select from the empty {}", op, n, target);
+    }
+    return std::vector<int64_t>(static_cast<size_t>(n), 0);
+  }
   // Strides of dims[:depth] in slices.
   std::vector<int64_t> strides(static_cast<size_t>(depth), 1);
   for (int64_t k = depth - 2; k >= 0; --k) strides[k] = strides[k + 1] * dims[k + 1];
@@ -120,9 +128,11 @@ class GatherNdKernel final : public OpKernel {
     if (n > 0 && params.num_elements() == 0) {
       return InvalidArgument("{}: requested {} index tuples but params {} are empty", kOp, n, params.DebugString());
     }
+    // The output first: it bounds the number of tuples the slice numbers
+    // below are computed for.
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     TFG_ASSIGN_OR_RETURN(std::vector<int64_t> slices,
                          NdSliceNumbers(kOp, indices, pdims, "params " + params.DebugString()));
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (slice == 0) return Status::OK();
     ctx.ParallelFor(n, slice + 20, [&](int64_t b, int64_t e) {
       for (int64_t t = b; t < e; ++t) {

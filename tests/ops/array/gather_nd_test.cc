@@ -124,6 +124,19 @@ TEST(NdSliceNumbers, RowMajorOffsetsOfTheTuples) {
             "op: index tuple [2, 4] at position [0] of indices is out of range for x: entry 1 is 4, not in [0, 4)");
 }
 
+// Found by op_fuzz: depth-0 index tuples (an empty last dim) can be
+// 2**62 in number while the index tensor holds nothing. Their output is
+// refused before any per-tuple work (it used to be an uncaught
+// length_error), and depth-0 tuples into an empty tensor are an error.
+TEST(GatherNdOpTest, HugeCountsOfDepthZeroTuples) {
+  const Tensor empty_index = MakeTensor<int32_t>({}, {int64_t{4890909195324358656}, 1, 0});
+  auto r = RunKernel("gather_nd", {Iota(DType::kF32, {2, 2}), empty_index});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Code::kInvalidArgument) << r.status().ToString();
+  EXPECT_EQ(array::NdSliceNumbers("op", empty_index, {2, 0}, "x").status().message(),
+            "op: 4890909195324358656 index tuples select from the empty x");
+}
+
 TEST(GatherNdOpTest, Gradients) {
   GradCheckOptions wrt_params;
   wrt_params.wrt = {0};
