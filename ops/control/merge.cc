@@ -26,6 +26,8 @@ class MergeKernel : public OpKernel {
 };
 
 Status MergeShape(ShapeContext& c) {
+  // The builders always give one input or more; a hand-made node may not.
+  if (c.num_inputs() == 0) return InvalidArgument("merge needs at least one input");
   c.set_output(1, PartialShape::Scalar());
   const auto* invariant = c.attr<std::vector<PartialShape>>("shape_invariant");
   if (invariant && !invariant->empty()) {
