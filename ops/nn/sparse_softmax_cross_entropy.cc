@@ -103,6 +103,8 @@ class LossKernel final : public OpKernel {
     const Tensor& logits = ctx.input(0);
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, ctx.input(1).shape()));
     const int64_t n = logits.dim(logits.rank() - 1), rows = out->num_elements();
+    // No rows: n may be any size the shapes allow, and 30 * n would overflow.
+    if (rows == 0) return Status::OK();
     return nn::DispatchFloat(kOp, logits.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatView<C> x(logits);
@@ -126,6 +128,7 @@ class GradKernel final : public OpKernel {
     TFG_RETURN_IF_ERROR(nn::CheckSparseCrossEntropyDloss(nn::OpName(ctx), ctx.input(1).shape(), dloss.shape()));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, logits.shape()));
     const int64_t n = logits.dim(logits.rank() - 1), rows = dloss.num_elements();
+    if (rows == 0) return Status::OK();  // as in the loss kernel
     return nn::DispatchFloat(nn::OpName(ctx), logits.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatView<C> x(logits), d(dloss);

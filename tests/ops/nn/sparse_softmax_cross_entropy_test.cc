@@ -63,6 +63,20 @@ TEST(SparseSoftmaxCrossEntropy, LabelOutOfRangeIsAnError) {
                     Code::kInvalidArgument, "label 3 at position [1, 0] is outside the valid range [0, 3)");
 }
 
+// Found by op_fuzz: no rows, but a class count the shapes allow only
+// because a batch dim is 0; the work estimate 30 * classes overflowed.
+TEST(SparseSoftmaxCrossEntropy, NoRowsOfHugeClassCounts) {
+  const int64_t classes = 2076329896318010771;
+  Tensor logits = MakeTensorOf(DType::kF64, {}, {0, 3, classes});
+  Tensor labels = MakeTensor<int32_t>({}, {0, 3});
+  auto loss = test::RunOp1("sparse_softmax_cross_entropy", {logits, labels});
+  ASSERT_TRUE(loss.ok()) << loss.status().ToString();
+  EXPECT_EQ(loss->shape(), TensorShape({0, 3}));
+  auto grad = test::RunOp1("sparse_softmax_cross_entropy_grad", {logits, labels, MakeTensorOf(DType::kF64, {}, {0, 3})});
+  ASSERT_TRUE(grad.ok()) << grad.status().ToString();
+  EXPECT_EQ(grad->shape(), TensorShape({0, 3, classes}));
+}
+
 TEST(SparseSoftmaxCrossEntropy, ShapesAndErrors) {
   EXPECT_EQ(test::InferShapesString("sparse_softmax_cross_entropy", {PartialShape({-1, 10}), PartialShape({-1})},
                                     {DType::kF32, DType::kI32}),
