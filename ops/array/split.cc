@@ -6,6 +6,7 @@
 // num_or_size_splits).
 #include "ops/array/array_util.h"
 #include "ops/autodiff/gradients.h"
+#include "ops/core/checked_size.h"
 #include "ops/core/op_registry.h"
 
 namespace tfg {
@@ -46,8 +47,11 @@ Result<std::vector<int64_t>> PieceSizes(const SplitAttrs& a, int64_t dim) {
     if (out[i] < -1 || (out[i] == -1 && inferred >= 0)) {
       return InvalidArgument("split: sizes {} must be >= 0 with at most one -1", array::IntListToString(a.sizes));
     }
-    if (out[i] == -1) inferred = static_cast<int>(i);
-    else sum += out[i];
+    if (out[i] == -1) {
+      inferred = static_cast<int>(i);
+    } else {
+      TFG_ASSIGN_OR_RETURN(sum, checked::AddSize("split", "the sum of sizes", sum, out[i]));
+    }
   }
   if (dim < 0) return out;
   if ((inferred < 0 && sum != dim) || sum > dim) {
