@@ -1,14 +1,16 @@
 """Bare cuBLAS through PyTorch, the peer of tests/bench/matmul_gpu.tfg: the
-same chain of eight n x n x n products per step, timed the same way, with
+same chain of eight n x n x n products per step, timed the same way
+(peer_timing.best_step_ms: 5 warm-up steps, best of 3 repetitions), with
 a and b already on the GPU. f32 is plain SGEMM (TF32 off, PyTorch's
 default); f16 accumulates in f32.
 
 python3 tests/bench/matmul_gpu_torch.py N REPS DTYPE
 """
 import sys
-import time
 
 import torch
+
+from peer_timing import best_step_ms
 
 
 def main():
@@ -25,14 +27,7 @@ def main():
             p = p @ b
         return p[0, 0].float().item()  # waits for the products, as a tfg run() does
 
-    for _ in range(3):
-        step()
-    best = 1e9
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(reps):
-            step()
-        best = min(best, (time.perf_counter() - start) / reps)
+    best = best_step_ms(step, reps) / 1000
     print("cublas matmul", name, "n", n, "tflops", chain * 2.0 * n ** 3 / best / 1e12)
 
 
