@@ -133,7 +133,9 @@ class GatherNdKernel final : public OpKernel {
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     TFG_ASSIGN_OR_RETURN(std::vector<int64_t> slices,
                          NdSliceNumbers(kOp, indices, pdims, "params " + params.DebugString()));
-    if (slice == 0) return Status::OK();
+    // With no tuples, slice may be a product of dims only an empty params
+    // allows (up to 2**63 - 1): no work estimate may be formed from it.
+    if (slice == 0 || n == 0) return Status::OK();
     ctx.ParallelFor(n, slice + 20, [&](int64_t b, int64_t e) {
       for (int64_t t = b; t < e; ++t) {
         CopyElements(params.dtype(), ElementPtr(*out, t * slice), ElementPtr(params, slices[t] * slice), slice);

@@ -55,6 +55,9 @@ Result<PartialShape> MergedLogits(const std::string& op, const PartialShape& log
     return InvalidArgument("{}: labels must have the shape of logits: logits {}, labels {}", op, logits.ToString(),
                            labels.ToString());
   }
+  // Unknown logits take their rank from labels: a scalar label is as wrong
+  // as a scalar logit.
+  TFG_RETURN_IF_ERROR(nn::CheckLogitsRank(op, *merged));
   return *merged;
 }
 

@@ -62,6 +62,18 @@ TEST(SoftmaxCrossEntropy, ShapesAndErrors) {
             "softmax_cross_entropy_with_logits: labels must have the shape of logits: logits [4, 10], labels [4, 9]");
   EXPECT_EQ(test::InferShapesString(op, {PartialShape({}), PartialShape({})}, f32),
             "softmax_cross_entropy_with_logits: logits must have rank >= 1 [..., classes], got a scalar");
+  // Found by op_fuzz: logits of unknown rank take a scalar label's rank;
+  // the loss shape dropped the last dim of an empty list.
+  for (const std::string& grad_or_loss : {op, std::string("softmax_cross_entropy_grad")}) {
+    std::vector<PartialShape> inputs = {PartialShape::Unknown(), PartialShape({})};
+    std::vector<DType> dtypes = f32;
+    if (grad_or_loss != op) {
+      inputs.push_back(PartialShape::Unknown());
+      dtypes.push_back(DType::kF32);
+    }
+    EXPECT_EQ(test::InferShapesString(grad_or_loss, inputs, dtypes),
+              grad_or_loss + ": logits must have rank >= 1 [..., classes], got a scalar");
+  }
   test::ExpectError(test::RunKernel("softmax_cross_entropy_with_logits",
                                     {test::MakeTensor<float>({}, {2, 3}), test::MakeTensor<float>({}, {3, 2})}),
                     Code::kInvalidArgument, "labels must have the shape of logits: logits [2, 3], labels [3, 2]");
