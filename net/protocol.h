@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ops/core/attr.h"
+#include "ops/core/checked_size.h"
 #include "ops/core/status.h"
 #include "ops/core/tensor.h"
 
@@ -31,7 +32,8 @@ inline constexpr uint16_t kFirstStableVersion = 4;
 // together: a length in a message is never trusted beyond the bytes that
 // actually arrived, and nothing arrives beyond this.
 inline constexpr size_t kMaxMessageBytes = size_t{1} << 30;
-inline constexpr int kMaxRank = 64;
+// Every tensor source of tfg caps rank at the same 64 (checkpoints too).
+inline constexpr int kMaxRank = checked::kMaxRank;
 // A numeric tensor of at least this many bytes travels as a frame of its
 // own (an attachment), straight from and into tensor buffers. Below it the
 // elements are copied into the message: two copies of a few KB cost less

@@ -104,12 +104,15 @@ TensorShape LoadTensorShape(In& in) {
   const auto rank = in.Read<uint32_t>();
   if (rank > kMaxRank) Refuse("tensor rank {} above {}", rank, kMaxRank);
   std::vector<int64_t> dims(rank);
-  int64_t n = 1;
   for (int64_t& d : dims) {
     d = in.Read<int64_t>();
     if (d < 0) Refuse("negative tensor dimension {}", d);
-    if (__builtin_mul_overflow(n, d, &n) || n > (int64_t{1} << 40)) Refuse("tensor too large");
   }
+  // The shape's product is checked as every tensor source checks it, with
+  // one more cap: no peer sends more than 2**40 elements in one tensor.
+  Result<int64_t> n = checked::NumElements("a received tensor", dims);
+  if (!n.ok()) Refuse("{}", n.status().message());
+  if (*n > (int64_t{1} << 40)) Refuse("tensor of {} elements, more than 2**40", *n);
   return TensorShape(std::move(dims));
 }
 

@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "interp/language/evaluator.h"
 #include "interp/language/parser.h"
+#include "ops/core/safe_file.h"
 
 #ifndef TFG_STDLIB_DIR
 #define TFG_STDLIB_DIR "stdlib"
@@ -17,14 +16,10 @@ namespace tfg {
 namespace fs = std::filesystem;
 
 Result<std::string> ReadTextFile(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return NotFound("cannot read '{}': it is a directory", path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound("cannot open '{}'", path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Error(Code::kDataLoss, "error while reading '{}'", path);
-  return text.str();
+  // A regular file only, of at most the size `tfg FILE` reads (interp/app/
+  // cli.h): an import of a FIFO or /dev/zero is refused at once.
+  constexpr uint64_t kMaxSourceBytes = uint64_t{64} << 20;
+  return ReadRegularFile(path, kMaxSourceBytes, "source file");
 }
 
 ModuleLoader::ModuleLoader(std::string stdlib_dir)

@@ -14,7 +14,9 @@ namespace tfg {
 
 class Evaluator;
 
-// Reads a whole file; NotFound naming the path when it cannot be opened.
+// Reads a whole source file (a regular file of at most 64 MiB); NotFound
+// naming the path when it is absent, InvalidArgument for a FIFO, device or
+// directory (ops/core/safe_file.h).
 Result<std::string> ReadTextFile(const std::string& path);
 
 class ModuleLoader {

@@ -15,7 +15,17 @@
 //   all its enters arrived and all its iterations ended.
 #include "interp/runtime/executor_step.h"
 
+#include <new>
+
+#include "ops/core/memory_budget.h"
+
 namespace tfg {
+
+// Nested loops multiply their live frames (each running iteration starts
+// its inner loop), so 30 nested two-iteration loops would want 2**30 at
+// once. Past this many (over 100 MB of bookkeeping) the step fails
+// with an error naming the loop, instead of running out of memory.
+constexpr size_t kMaxLiveFrames = size_t{1} << 17;
 
 bool Step::ForwardControlFlow(const PlanNode& pn, Tensor* inputs, Tensor* outs, Status& status) {
   switch (pn.kind) {
@@ -55,7 +65,17 @@ int32_t Step::Propagate(const TaggedNode& t, Tensor* outs, ReadyQueue& q) {
   // A failed or cancelled step runs nothing more: it ends when the nodes
   // already running finish.
   if (cancelled_.load(std::memory_order_relaxed)) return 0;
-  return plan_->control_flow ? PropagateFrames(t, outs, q) : PropagateSimple(t, outs, q);
+  // The frames' bookkeeping allocates (a loop's frame, its iterations):
+  // out of memory there fails the node and cancels the step like a kernel's
+  // bad_alloc. Nodes it made ready were not counted yet, so they are
+  // dropped with it, and the step ends when the running nodes finish.
+  try {
+    return plan_->control_flow ? PropagateFrames(t, outs, q) : PropagateSimple(t, outs, q);
+  } catch (const std::bad_alloc&) {
+    q.clear();
+    Fail(plan_->nodes[t.id], OutOfMemoryError());
+    return 0;
+  }
 }
 
 void Step::Fetch(const PlanEdge& e, Tensor* outs, bool dead) {
@@ -102,10 +122,17 @@ int32_t Step::PropagateFrames(const TaggedNode& t, Tensor* outs, ReadyQueue& q) 
   const PlanNode& pn = plan_->nodes[t.id];
   FrameState* f = t.frame;
   int32_t queued = 0;
+  FrameState* child = nullptr;
+  if (pn.kind == NodeKind::kEnter && !(child = ChildFrame(f, t.iter, pn.enter_frame))) {
+    Fail(pn, Error(Code::kResourceExhausted, "more than {} loop frames are live at once: nested while_loops start up to "
+                               "parallel_iterations iterations each, and each starts its inner loops; pass "
+                               "parallel_iterations=1 to the outer loops to run them one after another",
+                               kMaxLiveFrames));
+    return 0;
+  }
   if (pn.kind == NodeKind::kEnter && plan_->frames[pn.enter_frame].sequential) {
-    queued += EnterSequential(ChildFrame(f, t.iter, pn.enter_frame), t, outs, q);
+    queued += EnterSequential(child, t, outs, q);
   } else if (pn.kind == NodeKind::kEnter) {
-    FrameState* child = ChildFrame(f, t.iter, pn.enter_frame);
     bool child_done = false;
     {
       std::lock_guard<std::mutex> lock(child->mu);
@@ -213,6 +240,10 @@ FrameState* Step::ChildFrame(FrameState* parent, int64_t iter, int32_t static_id
   {
     std::lock_guard<std::mutex> lock(frames_mu_);
     std::unique_ptr<FrameState>& slot = frames_[{parent, iter, static_id}];
+    if (!slot && frames_.size() > kMaxLiveFrames) {
+      frames_.erase({parent, iter, static_id});
+      return nullptr;
+    }
     if (!slot) {
       slot = std::make_unique<FrameState>(&plan_->frames[static_id], static_id, parent, iter);
       slot->iterations.push_back(std::make_unique<StepSlots>(*slot->frame, true));

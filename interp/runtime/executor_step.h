@@ -89,6 +89,10 @@ class ReadyQueue {
     }
     return inline_[--size_];
   }
+  void clear() {
+    size_ = 0;
+    overflow_.clear();
+  }
 
  private:
   std::array<TaggedNode, 16> inline_;

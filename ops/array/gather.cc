@@ -85,6 +85,8 @@ class GatherKernel : public OpKernel {
                                               : CheckedIndices<int64_t>(indices, limit, l.axis, params);
     if (!idx.ok()) return idx.status();
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, l.gathered));
+    // An empty output may still have 2**31 outer rows of nothing to copy.
+    if (out->num_elements() == 0) return Status::OK();
     const int64_t outer = l.outer, inner = l.inner;
     const int64_t n = static_cast<int64_t>(idx->size());
     const std::vector<int64_t>& ids = *idx;

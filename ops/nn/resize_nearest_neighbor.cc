@@ -94,7 +94,9 @@ class ResizeNearestGradKernel final : public ResizeKernel {
     return DispatchFloat(op, grads.dtype(), [&](auto tag) {
       using C = decltype(tag);
       FloatOut<C> dx(out);
-      const C* dy = FloatView<C>(grads).get();
+      // Kept alive: for f16/bf16 the view is a converted copy.
+      const auto dy_view = FloatView<C>(grads);
+      const C* dy = dy_view.get();
       C* d = dx.get();
       std::fill_n(d, out->num_elements(), C(0));
       ctx.ParallelFor(p.n, p.oh * p.ow * p.c + 1, [&](int64_t b0, int64_t b1) {

@@ -342,6 +342,31 @@ TEST(WireTest, ASmallTransferCarriesFewBytesBesideItsElements) {
   EXPECT_EQ(Encode(m).size(), 34u + 1024u);
 }
 
+// Shapes a peer sends go through the same checked product as every other
+// tensor source (ops/core/checked_size.h), then a cap of 2**40 elements.
+// The transfer above has its dtype at byte 29 and its rank (1) at 30,
+// then the dimension 256 (two bytes) and the attachment flag.
+TEST(WireTest, RefusesShapesWhoseProductOverflowsOrIsTooLarge) {
+  Tensor value(HostAllocator(), DType::kF32, TensorShape({256}));
+  std::memset(value.data<float>(), 0, value.bytes());
+  Message m = TransferOf(value, false);
+  m.tensor.run_id = 0;
+  const std::string bytes = Encode(m);
+  ASSERT_EQ(bytes[30], 1);
+  // 2**62 zigzagged is 2**63: nine 0x80 bytes and 0x01; 4 zigzagged is 8.
+  const std::string overflow = bytes.substr(0, 30) + "\x02" + std::string(9, '\x80') + "\x01\x08" + bytes.substr(33);
+  auto r = DecodeMessage(overflow);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("a received tensor: shape [4611686018427387904, 4] is too large"),
+            std::string::npos)
+      << r.status().message();
+  // 2**21 * 2**20 fits in int64 but is more than any peer may send.
+  // Zigzagged: 2**22 is 80 80 80 02, 2**21 is 80 80 80 01.
+  const std::string large = bytes.substr(0, 30) + "\x02\x80\x80\x80\x02\x80\x80\x80\x01" + bytes.substr(33);
+  EXPECT_EQ(DecodeMessage(large).status().message(),
+            "malformed message: tensor of 2199023255552 elements, more than 2**40");
+}
+
 TEST(WireTest, RefusesIntegersThatDoNotFit) {
   Message m;
   m.kind = MessageKind::kErrorReply;

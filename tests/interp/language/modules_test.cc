@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include "interp/language/interpreter.h"
 
 namespace tfg {
@@ -55,6 +57,20 @@ TEST_F(ModulesTest, ModulesHaveTheirOwnGlobals) {
   Status s = RunMain("import \"lib/m.tfg\" as m\nx = 99\nprint(m.get(), m.x)\nm.x = 5\nprint(m.get())\n", &out);
   ASSERT_TRUE(s.ok()) << s.ToString();
   EXPECT_EQ(out, "1 1\n5\n");
+}
+
+// A source file that is a FIFO would block its reader forever: the
+// import refuses it as not found, and running it directly is refused as
+// every reader of tfg refuses one (ops/core/safe_file.h).
+TEST_F(ModulesTest, FifosAreRefusedAtOnce) {
+  ASSERT_EQ(::mkfifo((dir_ / "lib/pipe.tfg").c_str(), 0600), 0);
+  std::string out;
+  Status s = RunMain("import \"lib/pipe.tfg\" as p\n", &out);
+  EXPECT_EQ(s.code(), Code::kNotFound) << s.ToString();
+  Result<std::string> text = ReadTextFile((dir_ / "lib/pipe.tfg").string());
+  ASSERT_FALSE(text.ok());
+  EXPECT_NE(text.status().message().find("it is a FIFO (named pipe), not a regular file"), std::string::npos)
+      << text.status().ToString();
 }
 
 TEST_F(ModulesTest, MissingModuleListsWhereItLooked) {

@@ -108,6 +108,17 @@ TEST(ResizeOps, DtypesAndIdentity) {
   }
 }
 
+// Found by op_fuzz: the f16 gradient read its widened copy after the copy
+// was gone. Every pixel of the 2x2 output came from the one input pixel,
+// so its gradient is the sum 1 + 2 + 3 + 4.
+TEST(ResizeOps, NearestGradientInHalfPrecision) {
+  const Tensor dy = MakeTensorOf(DType::kF16, {1, 2, 3, 4}, {1, 2, 2, 1});
+  const Tensor original = MakeTensorOf(DType::kF16, {0}, {1, 1, 1, 1});
+  const Tensor dx = Eval("resize_nearest_neighbor_grad", {dy, original});
+  EXPECT_EQ(dx.dtype(), DType::kF16);
+  ExpectTensorNear(dx, {10}, {1, 1, 1, 1});
+}
+
 TEST(ResizeOps, ShapesAndErrors) {
   using test::InferShapesString;
   EXPECT_EQ(InferShapesString("resize_bilinear", {PartialShape({-1, 3, 4, 2}), PartialShape({2})},
