@@ -1,12 +1,23 @@
 #include "interp/runtime/run_stats.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 
 #include "ops/core/allocator.h"
+#include "ops/core/forward_input.h"
+#include "ops/core/host_bfc_allocator.h"
 
 namespace tfg {
+
+RunStats::RunStats() : forwarded_at_start_(ForwardedInputCount()) {}
+
+RunStats::PageFaults RunStats::ProcessPageFaults() {
+  struct rusage u {};
+  if (getrusage(RUSAGE_SELF, &u) != 0) return {};
+  return {static_cast<int64_t>(u.ru_minflt), static_cast<int64_t>(u.ru_majflt)};
+}
 
 void RunStats::Record(const std::string& op, int64_t nanos) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -52,9 +63,17 @@ std::string RunStats::Format(const std::vector<const Allocator*>& allocators) co
   }
   out += fmt::format("{:<{}}  {:>9}  {:>11.3f}\n", all, width, "", all_ns / 1e6);
   for (const Allocator* a : allocators) {
-    out += fmt::format("memory {}: {} allocated in all, peak {} in use\n", a->name(),
-                       Mebibytes(a->total_allocated()), Mebibytes(a->peak_bytes_in_use()));
+    out += fmt::format("memory {}: {} allocated in all, peak {} in use", a->name(), Mebibytes(a->total_allocated()),
+                       Mebibytes(a->peak_bytes_in_use()));
+    if (a == HostAllocator() && HostBlockCacheEnabled()) {
+      out += fmt::format(", {} cached for reuse", Mebibytes(HostBlockCache().GetStats().bytes_cached));
+    }
+    out += "\n";
   }
+  const PageFaults now = ProcessPageFaults();
+  out += fmt::format("page faults: {} minor, {} major; outputs written in place of an input: {}\n",
+                     now.minor - faults_at_start_.minor, now.major - faults_at_start_.major,
+                     ForwardedInputCount() - forwarded_at_start_);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "ops/core/host_bfc_allocator.h"
 #include "ops/core/memory_budget.h"
 
 namespace tfg {
@@ -84,6 +85,11 @@ size_t BlockBytes(size_t bytes, int c) {
          CpuAllocator::kAlignment;
 }
 
+// Large blocks come from the block cache (ops/core/host_bfc_allocator.h):
+// it keeps their pages mapped for the next tensor instead of faulting them
+// in again. The size alone decides, so Deallocate finds the same way back.
+bool IsLargeBlock(size_t bytes) { return bytes >= HostBfcAllocator::kLargeBlock && HostBlockCacheEnabled(); }
+
 }  // namespace
 
 // Beyond the memory budget (--memory-limit) a request fails here, before
@@ -93,7 +99,8 @@ void* CpuAllocator::Allocate(size_t bytes) {
   if (!ReserveMemory(bytes)) return nullptr;
   const int c = kCacheSmallBlocks ? SizeClass(bytes) : -1;
   void* p = c >= 0 ? ThreadCache().Take(c) : nullptr;
-  if (p == nullptr) p = std::aligned_alloc(kAlignment, BlockBytes(bytes, c));
+  if (p == nullptr && IsLargeBlock(bytes)) p = HostBlockCache().Allocate(bytes);
+  else if (p == nullptr) p = std::aligned_alloc(kAlignment, BlockBytes(bytes, c));
   if (p == nullptr) {
     ReleaseMemory(bytes);
     return nullptr;
@@ -106,6 +113,10 @@ void CpuAllocator::Deallocate(void* ptr, size_t bytes) {
   if (!ptr) return;
   ReleaseMemory(bytes);
   RecordDeallocate(bytes);
+  if (IsLargeBlock(bytes)) {
+    HostBlockCache().Deallocate(ptr);
+    return;
+  }
   const int c = kCacheSmallBlocks ? SizeClass(bytes) : -1;
   if (c >= 0 && ThreadCache().Keep(c, ptr)) return;
   std::free(ptr);

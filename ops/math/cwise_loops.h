@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "ops/core/dtype_traits.h"
+#include "ops/core/forward_input.h"
 #include "ops/core/kernel.h"
 #include "ops/math/broadcast.h"
 #include "ops/math/cwise_common.h"
@@ -88,7 +89,9 @@ Status ComputeBinary(OpKernelContext& ctx, int64_t cost) {
   const Tensor& a = ctx.input(0);
   const Tensor& b = ctx.input(1);
   TFG_ASSIGN_OR_RETURN(TensorShape shape, BroadcastForOp(ctx, a.shape(), b.shape()));
-  TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
+  // An input of the output's size that nothing else holds is overwritten
+  // in place: each element is read before the same one is written.
+  TFG_ASSIGN_OR_RETURN(Tensor * out, ForwardInputOrAllocate(ctx, {0, 1}, 0, shape));
   const int64_t n = out->num_elements();
   if (n == 0) return Status::OK();
   TFG_RETURN_IF_ERROR((CheckSecondOperand<F, T>(ctx, b)));
@@ -122,7 +125,7 @@ Status ComputeBinary(OpKernelContext& ctx, int64_t cost) {
 template <typename F, typename T, typename Out = T>
 Status ComputeUnary(OpKernelContext& ctx, int64_t cost) {
   const Tensor& x = ctx.input(0);
-  TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
+  TFG_ASSIGN_OR_RETURN(Tensor * out, ForwardInputOrAllocate(ctx, {0}, 0, x.shape()));
   const int64_t n = out->num_elements();
   if (n == 0) return Status::OK();
   const T* px = x.data<T>();

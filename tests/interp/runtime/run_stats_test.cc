@@ -1,10 +1,12 @@
 #include "interp/runtime/run_stats.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <thread>
 
 #include "ops/core/allocator.h"
+#include "ops/core/host_bfc_allocator.h"
 
 namespace tfg {
 namespace {
@@ -53,6 +55,34 @@ TEST(RunStatsTest, TableShowsMeansSharesAndMemory) {
   EXPECT_NE(table.find("relu                 1        1.000     1000.00   20.0%"), std::string::npos) << table;
   EXPECT_NE(table.find("all kernels" + std::string(19, ' ') + "5.000"), std::string::npos) << table;
   EXPECT_NE(table.find("memory cpu: 3.0 MiB allocated in all, peak 2.0 MiB in use"), std::string::npos) << table;
+}
+
+}  // namespace
+}  // namespace tfg
+
+namespace tfg {
+namespace {
+
+// Touching 4 MiB of fresh pages faults each 4 KiB page in once: the table
+// counts at least those 1024 minor faults since the stats began, and the
+// host allocator's line says what its block cache holds.
+TEST(RunStatsTest, TableCountsPageFaultsAndCachedBytes) {
+  RunStats stats;
+  constexpr size_t kBytes = size_t{4} << 20;
+  void* fresh = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(fresh, MAP_FAILED);
+  for (size_t i = 0; i < kBytes; i += 4096) static_cast<volatile char*>(fresh)[i] = 1;
+  munmap(fresh, kBytes);
+  void* block = HostAllocator()->Allocate(kBytes);
+  HostAllocator()->Deallocate(block, kBytes);
+  std::string table = stats.Format({HostAllocator()});
+  auto at = table.find("page faults: ");
+  ASSERT_NE(at, std::string::npos) << table;
+  EXPECT_GE(std::stoll(table.substr(at + 13)), 1024) << table;
+  EXPECT_NE(table.find(" major; outputs written in place of an input: "), std::string::npos) << table;
+  if (HostBlockCacheEnabled()) {
+    EXPECT_NE(table.find("MiB cached for reuse\n"), std::string::npos) << table;
+  }
 }
 
 }  // namespace
