@@ -8,6 +8,7 @@
 
 #include "interp/data/byte_order.h"
 #include "interp/data/npy_header.h"
+#include "interp/data/npy_strings.h"
 
 namespace tfg::data {
 namespace {
@@ -26,8 +27,6 @@ struct ElementType {
 
 const char* UnsupportedKind(char kind) {
   switch (kind) {
-    case 'U': return "unicode strings";
-    case 'S': case 'a': return "byte strings";
     case 'O': return "Python objects";
     case 'V': return "raw records";
     case 'c': return "complex numbers";
@@ -195,10 +194,34 @@ Result<std::string> DescrFor(DType dtype) {
   }
 }
 
+// The rest of a .npy file of strings: fixed-width elements, read whole
+// (their count is bounded by the bytes there) and converted.
+Result<Tensor> ReadStrings(ByteSource& src, const NpyHeader& h, const NpyStringType& type) {
+  std::optional<uint64_t> bytes = DataBytes(h.shape, type.bytes());
+  std::string what = fmt::format("shape {} of '{}'", TensorShape(h.shape).ToString(), h.descr);
+  if (!bytes) return Error(Code::kDataLoss, "'{}' has an impossible {}: too many elements", src.name(), what);
+  what = fmt::format("header promises {} bytes of data ({})", *bytes, what);
+  if (*bytes > src.MaxRemaining()) return Truncated(src, what, src.MaxRemaining());
+  std::string raw(*bytes, '\0');
+  TFG_ASSIGN_OR_RETURN(size_t got, src.ReadFully(raw.data(), *bytes));
+  if (got < *bytes) return Truncated(src, what, got);
+  TFG_ASSIGN_OR_RETURN(bool at_end, src.AtEnd());
+  if (!at_end) return Error(Code::kDataLoss, "'{}' has more data than its header describes ({})", src.name(), what);
+  const auto* data = reinterpret_cast<const unsigned char*>(raw.data());
+  if (h.fortran_order && h.shape.size() > 1) {
+    std::vector<unsigned char> row_major = FortranToRowMajor(data, type.bytes(), h.shape);
+    return DecodeNpyStrings(row_major.data(), type, h.shape, src.name());
+  }
+  return DecodeNpyStrings(data, type, h.shape, src.name());
+}
+
 }  // namespace
 
 Result<Tensor> ReadNpy(ByteSource& src) {
   TFG_ASSIGN_OR_RETURN(NpyHeader h, ReadHeader(src));
+  NpyStringType string_type;
+  TFG_ASSIGN_OR_RETURN(bool is_string, ParseNpyStringDescr(h.descr, src.name(), string_type));
+  if (is_string) return ReadStrings(src, h, string_type);
   TFG_ASSIGN_OR_RETURN(ElementType e, ParseDescr(h.descr, src.name()));
   std::optional<uint64_t> bytes = DataBytes(h.shape, e.size);
   std::string what = fmt::format("shape {} of '{}'", TensorShape(h.shape).ToString(), h.descr);
@@ -240,6 +263,12 @@ Result<Tensor> DecodeNpy(std::string_view bytes, const std::string& name) {
 
 Result<std::string> EncodeNpy(const Tensor& t) {
   NpyHeader h;
+  if (t.dtype() == DType::kString) {
+    EncodedNpyStrings strings = EncodeNpyStrings(t);
+    h.descr = strings.descr;
+    h.shape = t.shape().dims();
+    return FormatNpyHeader(h) + strings.data;
+  }
   TFG_ASSIGN_OR_RETURN(h.descr, DescrFor(t.dtype()));
   h.shape = t.shape().dims();
   std::string out = FormatNpyHeader(h);

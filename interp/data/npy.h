@@ -4,8 +4,9 @@
 // i32 i64; '|b1' as bool; the narrower integers '|i1' '|u1' '<i2' '<u2' as
 // i32; '<u4' as i64, and '<u8' as i64 when every value fits. Big-endian
 // ('>') files are byte-swapped; Fortran-order arrays are transposed into
-// row-major order. Strings, objects, complex numbers, dates and structured
-// arrays are Unimplemented ("not supported yet").
+// row-major order. Strings ('S' bytes, 'U' unicode) become string tensors
+// (interp/data/npy_strings.h). Objects, complex numbers, dates and
+// structured arrays are Unimplemented ("not supported yet").
 //
 // The header's length and shape are checked against the data actually in
 // the file before anything is allocated.
@@ -27,7 +28,7 @@ Result<Tensor> DecodeNpy(std::string_view bytes, const std::string& name);
 
 // `t` as a .npy file, byte for byte what NumPy's np.save writes for the
 // same array (format 1.0, little-endian, C order). String tensors are
-// Unimplemented.
+// written as '<U' (or '|S' when a string is not UTF-8).
 Result<std::string> EncodeNpy(const Tensor& t);
 // Writes EncodeNpy(t) to `path` atomically (temporary file, then rename).
 Status WriteNpyFile(const std::string& path, const Tensor& t);

@@ -9,6 +9,7 @@
 #include "ops/core/file_root.h"
 #include "ops/core/memory_budget.h"
 #include "ops/core/safe_file.h"
+#include "ops/io/tf_bundle_file.h"
 
 namespace tfg::checkpoint {
 namespace {
@@ -48,6 +49,12 @@ Status Write(const std::string& asked, const std::vector<Entry>& entries) {
 
 Result<std::vector<Entry>> Read(const std::string& asked) {
   TFG_ASSIGN_OR_RETURN(const std::string path, ResolveFilePath(asked));
+  // TensorFlow names a V2 checkpoint by its prefix, with PREFIX.index beside
+  // it; a tfg checkpoint of that name wins.
+  if (!LooksLikeCheckpoint(path)) {
+    const std::string prefix = tf_bundle::BundlePrefixOf(path);
+    if (!prefix.empty()) return tf_bundle::ReadBundle(prefix);
+  }
   TFG_ASSIGN_OR_RETURN(std::string bytes, ReadWhole(path));
   auto entries = Decode(bytes);
   if (!entries.ok()) return Status(entries.status()).Prepend(fmt::format("checkpoint '{}' is refused: ", path));

@@ -20,7 +20,8 @@ namespace tfg::checkpoint {
 Status Write(const std::string& path, const std::vector<Entry>& entries);
 
 // Reads and verifies the checkpoint at `path`; errors name the file and
-// what is wrong with it.
+// what is wrong with it. A TensorFlow V2 checkpoint (`path.index` and its
+// data shards beside it, ops/io/tf_bundle_file.h) is read too.
 Result<std::vector<Entry>> Read(const std::string& path);
 
 // Whether `path` is a regular file that starts with the checkpoint magic.

@@ -7,13 +7,22 @@
 #include "ops/core/resource_mgr.h"
 #include "ops/io/checkpoint_file.h"
 #include "ops/io/checkpoint_vars.h"
+#include "ops/io/tf_bundle_file.h"
 
 namespace tfg {
 namespace {
 
 class SaveVariablesKernel : public OpKernel {
  public:
-  Status Init(const KernelConstruction& c) override { return vars_.Init(c); }
+  Status Init(const KernelConstruction& c) override {
+    if (const std::string* f = c.attr<std::string>("format")) {
+      if (*f != "tfg" && *f != "tensorflow") {
+        return InvalidArgument("save: format must be \"tfg\" or \"tensorflow\", got \"{}\"", *f);
+      }
+      tensorflow_ = *f == "tensorflow";
+    }
+    return vars_.Init(c);
+  }
 
   Status Compute(OpKernelContext& ctx) override {
     TFG_ASSIGN_OR_RETURN(std::string path, checkpoint::FileNameInput(ctx, "save"));
@@ -32,7 +41,7 @@ class SaveVariablesKernel : public OpKernel {
       return FailedPrecondition("save: {} variable(s) have no value yet: {}; call init() (or restore) first",
                                 uninitialized.size(), checkpoint::NameList(uninitialized));
     }
-    return checkpoint::Write(path, entries);
+    return tensorflow_ ? tf_bundle::WriteBundle(path, entries) : checkpoint::Write(path, entries);
   }
 
  private:
@@ -45,6 +54,7 @@ class SaveVariablesKernel : public OpKernel {
   }
 
   checkpoint::VariableList vars_;
+  bool tensorflow_ = false;
 };
 
 }  // namespace
@@ -54,6 +64,9 @@ TFG_REGISTER_OP(OpDefBuilder("save_variables")
                     .Attr("tensor_names", AttrType::kStringList, std::nullopt, "the name of each variable in the file")
                     .Attr("shared_names", AttrType::kStringList, std::nullopt, "the variables' shared names")
                     .Attr("containers", AttrType::kStringList, std::nullopt, "the variables' containers")
+                    .Attr("format", AttrType::kString, std::string("tfg"),
+                          "\"tfg\" (one file) or \"tensorflow\" (a V2 checkpoint: filename.index and "
+                          "filename.data-00000-of-00001, as tf.train.Saver writes)")
                     .Stateful()
                     .SetShapeFn(checkpoint::FileNameShapeFn)
                     .NoGradient("writes a file; it computes nothing to differentiate")

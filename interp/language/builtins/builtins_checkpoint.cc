@@ -70,7 +70,8 @@ Result<std::vector<NamedVariable>> ResolveVars(BuiltinContext& ev, const BoundAr
   return out;
 }
 
-AttrMap NodeAttrs(const std::vector<NamedVariable>& vars, bool restore, bool allow_unused) {
+AttrMap NodeAttrs(const std::vector<NamedVariable>& vars, bool restore, bool allow_unused,
+                  const std::string& format) {
   std::vector<std::string> names, shared, containers;
   std::vector<DType> dtypes;
   std::vector<PartialShape> shapes;
@@ -86,6 +87,8 @@ AttrMap NodeAttrs(const std::vector<NamedVariable>& vars, bool restore, bool all
     attrs["dtypes"] = dtypes;
     attrs["shapes"] = shapes;
     attrs["allow_unused"] = allow_unused;
+  } else {
+    attrs["format"] = format;
   }
   return attrs;
 }
@@ -102,7 +105,8 @@ Node* FindCached(BuiltinContext& ev, const std::string& op, const AttrMap& attrs
     if (node->op_name() != op) continue;
     if (same(*node, "tensor_names", std::vector<std::string>()) && same(*node, "shared_names", std::vector<std::string>()) &&
         same(*node, "containers", std::vector<std::string>()) && same(*node, "dtypes", std::vector<DType>()) &&
-        same(*node, "shapes", std::vector<PartialShape>()) && same(*node, "allow_unused", false)) {
+        same(*node, "shapes", std::vector<PartialShape>()) && same(*node, "allow_unused", false) &&
+        same(*node, "format", std::string())) {
       return node.get();
     }
   }
@@ -137,11 +141,33 @@ Status RunAt(BuiltinContext& ev, Node* node, const std::string& path, const Sour
   return Status(r.status().code(), message, span);
 }
 
+// save()'s format=: "tfg" (tfg's one-file format) or "tensorflow" (a V2
+// checkpoint, ops/io/tf_bundle_file.h).
+Result<std::string> FormatArg(const BoundArgs& args) {
+  TFG_ASSIGN_OR_RETURN(std::string format, StringArg(args, 2));
+  if (format != "tfg" && format != "tensorflow") {
+    return Status(Code::kInvalidArgument,
+                  fmt::format("save(): format must be \"tfg\" or \"tensorflow\", got \"{}\"", format),
+                  args.spans[2]);
+  }
+  return format;
+}
+
 Result<Value> SaveOrRestore(BuiltinContext& ev, BoundArgs& args, bool restore) {
   TFG_ASSIGN_OR_RETURN(std::string path, StringArg(args, 0));
   if (path.empty()) return Fail(args, 0, "the path is empty");
+  std::string format = "tfg";
+  if (!restore) {
+    TFG_ASSIGN_OR_RETURN(format, FormatArg(args));
+  }
   TFG_ASSIGN_OR_RETURN(std::vector<NamedVariable> vars, ResolveVars(ev, args));
   if (ev.options().check_only) return restore ? Value() : Value::Str(path);
+  if (ev.session().cluster() != nullptr && format != "tfg") {
+    return Status(Code::kUnimplemented,
+                  "save(): format=\"tensorflow\" with a cluster is not supported yet; save in tfg's format, "
+                  "restore it in one process and save it there",
+                  args.spans[2]);
+  }
   if (ev.session().cluster() != nullptr) {
     Status s = restore ? RestoreAcrossTasks(ev, vars, path, !args[1].is_none()) : SaveAcrossTasks(ev, vars, path);
     // A task that died during checkpoint_every's save: recovered like a
@@ -155,7 +181,8 @@ Result<Value> SaveOrRestore(BuiltinContext& ev, BoundArgs& args, bool restore) {
     return restore ? Value() : Value::Str(path);
   }
   const std::string op = restore ? "restore_variables" : "save_variables";
-  TFG_ASSIGN_OR_RETURN(Node* node, SaveOrRestoreNode(ev, op, NodeAttrs(vars, restore, !args[1].is_none()), args.span));
+  TFG_ASSIGN_OR_RETURN(Node* node,
+                       SaveOrRestoreNode(ev, op, NodeAttrs(vars, restore, !args[1].is_none(), format), args.span));
   TFG_RETURN_IF_ERROR(RunAt(ev, node, path, args.span));
   return restore ? Value() : Value::Str(path);
 }
@@ -219,15 +246,18 @@ BuiltinParam Req(std::string name) { return BuiltinParam{std::move(name), std::n
 BuiltinParam Opt(std::string name, Value v) { return BuiltinParam{std::move(name), std::move(v)}; }
 
 const BuiltinRegistrar kCheckpointBuiltins({
-    {"save", {Req("path"), Opt("vars", Value())},
+    {"save", {Req("path"), Opt("vars", Value()), Opt("format", Value::Str("tfg"))},
      "Writes variables to the checkpoint file path (atomically; parent directories are created) and returns "
      "path. vars: every variable (default), a list of variables, or a dict {name in the file: variable}. "
+     "format=\"tensorflow\" writes a TensorFlow V2 checkpoint instead (path.index and "
+     "path.data-00000-of-00001) that tf.train.load_checkpoint and tf.compat.v1.train.Saver read. "
      "See docs/checkpoints.md.",
      [](BuiltinContext& ev, BoundArgs& a) { return SaveOrRestore(ev, a, false); }},
     {"restore", {Req("path"), Opt("vars", Value())},
      "Sets variables from the checkpoint file path, all or nothing: a corrupt file, or a variable missing, "
      "mistyped or mis-shaped in it, is refused and no variable changes. Without vars the file must hold "
-     "exactly the graph's variables.",
+     "exactly the graph's variables. A TensorFlow V2 checkpoint (path.index beside path) is read too; "
+     "vars={\"name in the file\": variable} maps its names to tfg's.",
      [](BuiltinContext& ev, BoundArgs& a) { return SaveOrRestore(ev, a, true); }},
     {"latest_checkpoint", {Req("dir")},
      "The newest checkpoint dir/model-<step> in dir (the highest step), or none when there is none.",
