@@ -1,0 +1,323 @@
+#include "interp/interop/exporter.h"
+
+#include <set>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "interp/interop/attr_convert.h"
+#include "interp/interop/tensor_proto.h"
+#include "interp/interop/tf_tables.h"
+
+namespace tfg::interop {
+namespace {
+
+std::string TensorName(const Output& o) {
+  return o.index == 0 ? o.node->name() : fmt::format("{}:{}", o.node->name(), o.index);
+}
+
+Status Fail(const Node& n, const std::string& why) {
+  return Status(Code::kInvalidArgument, fmt::format("export: node '{}' ({}): {}", n.name(), n.op_name(), why),
+                n.span());
+}
+
+// The nodes to export: everything, or what the roots reach.
+std::vector<const Node*> Selected(const Graph& g, const ExportOptions& opts) {
+  std::vector<const Node*> out;
+  if (opts.roots.empty()) {
+    for (const auto& n : g.nodes()) out.push_back(n.get());
+    return out;
+  }
+  std::vector<bool> keep(g.num_nodes(), false);
+  std::vector<const Node*> stack(opts.roots.begin(), opts.roots.end());
+  std::map<std::string, const Node*> init_of;  // shared_name -> its initializer
+  for (const Node* i : opts.initializers) {
+    if (const std::string* s = i->attr<std::string>("shared_name")) init_of[*s] = i;
+  }
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (keep[n->id()]) continue;
+    keep[n->id()] = true;
+    for (const Output& in : n->inputs()) stack.push_back(in.node);
+    for (const Node* c : n->control_inputs()) stack.push_back(c);
+    if (n->op_name() == "variable" && !opts.frozen.count(n)) {
+      if (auto it = init_of.find(*n->attr<std::string>("shared_name")); it != init_of.end()) {
+        stack.push_back(it->second);
+      }
+    }
+  }
+  for (const auto& n : g.nodes()) {
+    if (keep[n->id()]) out.push_back(n.get());
+  }
+  return out;
+}
+
+class Exporter {
+ public:
+  Exporter(const ExportOptions& opts, tf::GraphDef& out) : opts_(opts), out_(out) {}
+
+  void IndexVariables(const std::vector<const Node*>& nodes) {
+    for (const Node* n : nodes) {
+      if (n->op_name() == "variable") variables_[*n->attr<std::string>("shared_name")] = n;
+    }
+  }
+
+  Status Export(const Node& n) {
+    const std::string& op = n.op_name();
+    if (op == "constant") return Simple(n, "Const", {{"dtype", "type"}, {"value", "tensor"}});
+    if (op == "placeholder") return Simple(n, "Placeholder", {{"dtype", "type"}, {"shape", "shape"}});
+    if (op == "variable") {
+      if (auto it = opts_.frozen.find(&n); it != opts_.frozen.end()) {
+        tf::NodeDef* d = Add(n, "Const");
+        (*d->mutable_attr())["dtype"].set_type(ToTfDType(it->second.dtype()));
+        ToTensorProto(it->second, (*d->mutable_attr())["value"].mutable_tensor());
+        return Status::OK();
+      }
+      return Simple(n, "VariableV2", {{"dtype", "type"}, {"shape", "shape"}, {"container", "string"},
+                                      {"shared_name", "string"}});
+    }
+    return Mapped(n);
+  }
+
+ private:
+  tf::NodeDef* Add(const Node& n, const std::string& tf_op) {
+    tf::NodeDef* d = out_.add_node();
+    d->set_name(n.name());
+    d->set_op(tf_op);
+    d->set_device(n.requested_device());
+    return d;
+  }
+
+  void AddControls(const Node& n, tf::NodeDef* d) {
+    for (const Node* c : n.control_inputs()) d->add_input("^" + c->name());
+  }
+
+  Status Simple(const Node& n, const std::string& tf_op, const std::vector<std::pair<std::string, std::string>>& attrs) {
+    tf::NodeDef* d = Add(n, tf_op);
+    for (const auto& [name, type] : attrs) {
+      auto it = n.attrs().find(name);
+      if (it == n.attrs().end() || std::holds_alternative<std::monostate>(it->second)) continue;
+      Result<tf::AttrValue> v = ToTfAttr(it->second, type);
+      if (!v.ok()) return Fail(n, v.status().message());
+      (*d->mutable_attr())[name] = *v;
+    }
+    AddControls(n, d);
+    return Status::OK();
+  }
+
+  // One TensorFlow input of a mapped node: an edge or a constant written for an attr.
+  struct TfInput {
+    std::string name;
+    DType dtype;
+  };
+
+  Result<std::string> ConstInput(const Node& n, const std::string& attr, const AttrValue& v, DType dtype) {
+    Result<Tensor> t = AttrAsTensor(v, dtype);
+    if (!t.ok()) return Fail(n, t.status().message());
+    tf::NodeDef* c = out_.add_node();
+    c->set_name(fmt::format("{}/{}", n.name(), attr));
+    c->set_op("Const");
+    c->set_device(n.requested_device());
+    (*c->mutable_attr())["dtype"].set_type(ToTfDType(t->dtype()));
+    ToTensorProto(*t, (*c->mutable_attr())["value"].mutable_tensor());
+    return c->name();
+  }
+
+  // TensorFlow's RandomUniform draws from [0, 1); tf.random.uniform scales
+  // it with a Mul and an AddV2, and so does this: the node's name goes to
+  // the AddV2, which its consumers read.
+  Status ScaledUniform(const Node& n, double lo, double hi) {
+    DType dtype = n.output_types()[0];
+    if (!IsFloat(dtype)) return Fail(n, "integer random_uniform is not supported by export yet");
+    tf::NodeDef* unit = Add(n, "RandomUniform");
+    unit->set_name(n.name() + "/unit");
+    std::vector<int64_t> shape;
+    if (const auto* s = n.attr<std::vector<int64_t>>("shape")) shape = *s;
+    TFG_ASSIGN_OR_RETURN(std::string shape_name, ConstInput(n, "shape", AttrValue(shape), DType::kI32));
+    unit->add_input(shape_name);
+    auto& ua = *unit->mutable_attr();
+    ua["dtype"].set_type(ToTfDType(dtype));
+    ua["T"].set_type(tf::DT_INT32);
+    if (const int64_t* seed = n.attr<int64_t>("seed")) ua["seed2"].set_i(*seed);
+    TFG_ASSIGN_OR_RETURN(std::string range, ConstInput(n, "range", AttrValue(hi - lo), dtype));
+    TFG_ASSIGN_OR_RETURN(std::string low, ConstInput(n, "minval", AttrValue(lo), dtype));
+    tf::NodeDef* mul = Add(n, "Mul");
+    mul->set_name(n.name() + "/scaled");
+    mul->add_input(unit->name());
+    mul->add_input(range);
+    (*mul->mutable_attr())["T"].set_type(ToTfDType(dtype));
+    tf::NodeDef* add = Add(n, "AddV2");
+    add->add_input(mul->name());
+    add->add_input(low);
+    (*add->mutable_attr())["T"].set_type(ToTfDType(dtype));
+    AddControls(n, unit);
+    return Status::OK();
+  }
+
+  Status Mapped(const Node& n) {
+    const OpMapRow* row = TfTables::Get().ByTfg(n.op_name());
+    const TfOpSignature* sig = row && !row->tf_op.empty() ? TfTables::Get().Signature(row->tf_op) : nullptr;
+    if (!sig) return Fail(n, "no TensorFlow op for it");
+    if (n.op_name() == "random_uniform") {
+      const double* lo = n.attr<double>("minval");
+      const double* hi = n.attr<double>("maxval");
+      if ((lo && *lo != 0) || (hi && *hi != 1)) return ScaledUniform(n, lo ? *lo : 0, hi ? *hi : 1);
+    }
+    std::vector<TfInput> inputs;
+    for (size_t i = 0; i < n.inputs().size(); ++i) inputs.push_back({TensorName(n.inputs()[i]), n.input_types()[i]});
+    tf::NodeDef* d = Add(n, row->tf_op);
+    auto& attrs = *d->mutable_attr();
+    std::set<std::string> renamed;
+    std::vector<std::pair<int, TfInput>> inserted;
+    for (const AttrRename& r : row->attrs) {
+      renamed.insert(r.tfg);
+      auto it = n.attrs().find(r.tfg);
+      if (r.the_variable) {
+        const std::string* shared = n.attr<std::string>(r.tfg);
+        auto var = shared ? variables_.find(*shared) : variables_.end();
+        if (var == variables_.end()) return Fail(n, "its variable is not in the exported graph");
+        inserted.push_back({0, {var->second->name(), var->second->output_types()[0]}});
+        continue;
+      }
+      if (it == n.attrs().end() || std::holds_alternative<std::monostate>(it->second)) continue;
+      if (r.tf_input >= 0 || r.last_input) {
+        // The constant's dtype: that of the tensors its type attr binds, else the value's own.
+        DType dtype = n.input_types().empty() ? DType::kF32 : n.input_types()[0];
+        TFG_ASSIGN_OR_RETURN(std::string name, ConstInput(n, r.tf, it->second, dtype));
+        int at = r.last_input ? std::numeric_limits<int>::max() : r.tf_input;
+        Result<Tensor> t = AttrAsTensor(it->second, dtype);
+        inserted.push_back({at, {name, t.ok() ? t->dtype() : dtype}});
+        continue;
+      }
+      const TfAttrDef* ad = sig->FindAttr(r.tf);
+      if (!ad) continue;
+      AttrValue v = it->second;
+      if (r.nhwc4) {
+        auto* l = std::get_if<std::vector<int64_t>>(&v);
+        if (!l || l->size() != 2) return Fail(n, fmt::format("'{}' must be a list of 2 ints", r.tfg));
+        v = std::vector<int64_t>{1, (*l)[0], (*l)[1], 1};
+      }
+      Result<tf::AttrValue> tv = ToTfAttr(v, ad->type);
+      if (!tv.ok()) return Fail(n, fmt::format("attr '{}': {}", r.tfg, tv.status().message()));
+      attrs[r.tf] = *tv;
+    }
+    // TensorFlow inputs that are tfg attrs of the same name (Reshape's shape).
+    for (size_t k = 0; k < sig->inputs.size(); ++k) {
+      const TfArg& arg = sig->inputs[k];
+      if (!arg.number_attr.empty() || !arg.list_attr.empty()) break;
+      auto it = n.attrs().find(arg.name);
+      if (it == n.attrs().end() || renamed.count(arg.name) || n.op().FindInput(arg.name) >= 0 ||
+          std::holds_alternative<std::monostate>(it->second)) {
+        continue;
+      }
+      DType dtype = n.input_types().empty() ? DType::kI32 : n.input_types()[0];
+      TFG_ASSIGN_OR_RETURN(std::string name, ConstInput(n, arg.name, it->second, dtype));
+      Result<Tensor> t = AttrAsTensor(it->second, dtype);
+      inserted.push_back({static_cast<int>(k), {name, t.ok() ? t->dtype() : dtype}});
+      renamed.insert(arg.name);
+    }
+    std::sort(inserted.begin(), inserted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [at, in] : inserted) {
+      size_t pos = std::min(static_cast<size_t>(at), inputs.size());
+      inputs.insert(inputs.begin() + static_cast<std::ptrdiff_t>(pos), in);
+    }
+    for (const auto& [name, value] : n.attrs()) {
+      if (renamed.count(name) || attrs.count(name) || std::holds_alternative<std::monostate>(value)) continue;
+      const TfAttrDef* ad = sig->FindAttr(name);
+      if (!ad || ad->type == "type" || ad->type == "list(type)") continue;
+      if (std::any_of(sig->inputs.begin(), sig->inputs.end(), [&](const TfArg& a) { return a.number_attr == name; })) {
+        continue;
+      }
+      Result<tf::AttrValue> tv = ToTfAttr(value, ad->type);
+      if (tv.ok()) attrs[name] = *tv;
+    }
+    TFG_RETURN_IF_ERROR(TypeAttrs(n, *sig, inputs, attrs));
+    for (const TfInput& in : inputs) d->add_input(in.name);
+    AddControls(n, d);
+    return Status::OK();
+  }
+
+  // T, N, Tidx, out_type, ...: from the dtypes of the inputs and outputs.
+  Status TypeAttrs(const Node& n, const TfOpSignature& sig, const std::vector<TfInput>& inputs,
+                   google::protobuf::Map<std::string, tf::AttrValue>& attrs) {
+    size_t singles = 0;
+    for (const TfArg& a : sig.inputs) singles += (a.number_attr.empty() && a.list_attr.empty()) ? 1 : 0;
+    if (inputs.size() < singles) return Fail(n, fmt::format("{} takes {} inputs, tfg has {}", sig.op, singles, inputs.size()));
+    size_t list_len = inputs.size() - singles;
+    size_t i = 0;
+    for (const TfArg& a : sig.inputs) {
+      size_t count = (a.number_attr.empty() && a.list_attr.empty()) ? 1 : list_len;
+      if (!a.number_attr.empty()) attrs[a.number_attr].set_i(static_cast<int64_t>(count));
+      if (!a.list_attr.empty()) {
+        auto* l = attrs[a.list_attr].mutable_list();
+        for (size_t k = 0; k < count; ++k) l->add_type(ToTfDType(inputs[i + k].dtype));
+      }
+      if (!a.type_attr.empty() && count > 0 && !attrs.count(a.type_attr)) {
+        attrs[a.type_attr].set_type(ToTfDType(inputs[i].dtype));
+      }
+      i += count;
+    }
+    for (size_t k = 0; k < sig.outputs.size() && k < static_cast<size_t>(n.num_outputs()); ++k) {
+      const TfArg& a = sig.outputs[k];
+      if (!a.type_attr.empty() && !attrs.count(a.type_attr)) attrs[a.type_attr].set_type(ToTfDType(n.output_types()[k]));
+    }
+    return Status::OK();
+  }
+
+  const ExportOptions& opts_;
+  tf::GraphDef& out_;
+  std::map<std::string, const Node*> variables_;
+};
+
+bool Exportable(const Node& n) {
+  const std::string& op = n.op_name();
+  if (op == "constant" || op == "placeholder" || op == "variable") return true;
+  const OpMapRow* row = TfTables::Get().ByTfg(op);
+  return row && !row->tf_op.empty() && TfTables::Get().Signature(row->tf_op);
+}
+
+Status CheckExportable(const std::vector<const Node*>& nodes) {
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<int, const Node*>> missing;
+  for (const Node* n : nodes) {
+    if (Exportable(*n)) continue;
+    auto& m = missing[n->op_name()];
+    if (m.first++ == 0) {
+      m.second = n;
+      order.push_back(n->op_name());
+    }
+  }
+  if (order.empty()) return Status::OK();
+  std::string msg = fmt::format("export: {} tfg op type(s) of this graph have no TensorFlow counterpart:", order.size());
+  for (const std::string& op : order) {
+    const auto& [count, first] = missing[op];
+    msg += fmt::format("{}{} ({} node{}, first '{}'{})", op == order.front() ? " " : ", ", op, count, count == 1 ? "" : "s", first->name(),
+                       first->span().file ? fmt::format(" at line {}", first->span().line) : "");
+  }
+  return Status(Code::kUnimplemented, msg);
+}
+
+}  // namespace
+
+Result<tf::GraphDef> ExportGraphDef(const Graph& graph, const ExportOptions& opts) {
+  std::vector<const Node*> nodes = Selected(graph, opts);
+  TFG_RETURN_IF_ERROR(CheckExportable(nodes));
+  tf::GraphDef def;
+  def.mutable_versions()->set_producer(1087);  // a TensorFlow 2.x GraphDef version: NodeDefs as 2.x writes them
+  Exporter exporter(opts, def);
+  exporter.IndexVariables(nodes);
+  std::set<const Node*> kept(nodes.begin(), nodes.end());
+  for (const Node* n : nodes) TFG_RETURN_IF_ERROR(exporter.Export(*n));
+  if (!opts.init_name.empty() && !opts.initializers.empty()) {
+    tf::NodeDef* init = def.add_node();
+    init->set_name(opts.init_name);
+    init->set_op("NoOp");
+    for (const Node* i : opts.initializers) {
+      if (kept.count(i)) init->add_input("^" + i->name());
+    }
+  }
+  return def;
+}
+
+}  // namespace tfg::interop
