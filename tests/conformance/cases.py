@@ -588,6 +588,7 @@ import cases_array  # noqa: E402,F401
 import cases_math  # noqa: E402,F401
 import cases_nn  # noqa: E402,F401
 import cases_optimizer  # noqa: E402,F401
+import cases_sequence  # noqa: E402,F401
 import cases_stdlib  # noqa: E402,F401
 import cases_string  # noqa: E402,F401
 import cases_variable  # noqa: E402,F401

@@ -4,6 +4,7 @@ eye, linspace, global_norm, unstack, embedding_lookup, and the optimizers
 minimize() on a variable (replay.py's _minimize_steps). Imported by cases.py."""
 import numpy as np
 
+import cases_sequence
 from cases import ALL, DIFFERENTIABLE, INTS, NUMBERS, Case, register, rnd, rng_for, tf
 
 TFG_DTYPE = {"float16": "f16", "float32": "f32", "float64": "f64", "int32": "i32", "int64": "i64", "bool": "bool"}
@@ -51,6 +52,7 @@ def embedding_lookup(name):
             ids = np.array([[3, 0], [3, 1]], it)
             yield Case(f"{dt} {it}", "embedding_lookup($0, #1)", [rnd(rng, [4, 3], dt), ids],
                        lambda p, i: tf().nn.embedding_lookup(p, i), grad=dt in DIFFERENTIABLE)
+    yield from cases_sequence.sharded_embedding_cases(rng)
 
 
 def v1(name, **kw):
