@@ -48,7 +48,7 @@ Status LstmShapeFn(ShapeContext& c) {
   }
   if (gates.known_rank() && state.known_rank()) {
     const int64_t g0 = gates.dim(0), g1 = gates.dim(1), s0 = state.dim(0), s1 = state.dim(1);
-    if ((g0 >= 0 && s0 >= 0 && g0 != s0) || (g1 >= 0 && s1 >= 0 && g1 != 4 * s1) || (g1 >= 0 && g1 % 4 != 0)) {
+    if ((g0 >= 0 && s0 >= 0 && g0 != s0) || (g1 >= 0 && g1 % 4 != 0) || (g1 >= 0 && s1 >= 0 && g1 / 4 != s1)) {
       return InvalidArgument("{}: gates must be [batch, 4 * units] for c_prev [batch, units]; got gates {} and c_prev {}",
                              op, gates.ToString(), state.ToString());
     }
@@ -68,7 +68,8 @@ Status LstmShapeFn(ShapeContext& c) {
 Status CheckShapes(const OpKernelContext& ctx) {
   const TensorShape& g = ctx.input(0).shape();
   const TensorShape& s = ctx.input(1).shape();
-  if (g.rank() != 2 || s.rank() != 2 || g.dim(0) != s.dim(0) || g.dim(1) != 4 * s.dim(1)) {
+  if (g.rank() != 2 || s.rank() != 2 || g.dim(0) != s.dim(0) || g.dim(1) % 4 != 0 ||
+      g.dim(1) / 4 != s.dim(1)) {  // not 4 * units: units may be near 2**63
     return InvalidArgument("{}: gates must be [batch, 4 * units] for c_prev [batch, units]; got gates {} and c_prev {}",
                            nn::OpName(ctx), g.ToString(), s.ToString());
   }
@@ -169,6 +170,8 @@ class LstmBlockKernel final : public OpKernel {
     const int64_t batch = state.dim(0), units = state.dim(1);
     TFG_ASSIGN_OR_RETURN(Tensor * out0, ctx.allocate_output(0, kGrad ? ctx.input(0).shape() : state));
     TFG_ASSIGN_OR_RETURN(Tensor * out1, ctx.allocate_output(1, state));
+    // An empty batch allows units up to 2**61: no work estimate from them.
+    if (out1->num_elements() == 0) return Status::OK();
     switch (ctx.input(0).dtype()) {
       case DType::kF32: Run<float>(ctx, batch, units, out0, out1); break;
       case DType::kF64: Run<double>(ctx, batch, units, out0, out1); break;
