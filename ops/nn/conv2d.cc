@@ -5,10 +5,13 @@
 //   conv2d_backprop_filter(input, filter, out_backprop) -> d filter
 // Each takes both forward operands (one only for its shape) and the same
 // attrs; both are linear, so their own gradients are again convolutions.
+#include <type_traits>
+
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
 #include "ops/nn/conv2d.h"
 #include "ops/nn/conv2d_impl.h"
+#include "ops/nn/conv2d_onednn.h"
 #include "ops/nn/nn_util.h"
 #include "ops/nn/window.h"
 
@@ -95,6 +98,20 @@ Status BackpropShapeFn(ShapeContext& c) {
   return nn::ConvBackpropShape(c, ConvOutputShape, kWhich);
 }
 
+// The f32 (and widened f16) passes go to oneDNN when it is in use
+// (ops/nn/conv_backend.h); false when they did not, and the reference
+// implementation runs instead. f64 always takes the reference.
+using FastConvPass = bool (*)(const OpKernelContext&, const Geometry&, int64_t, const float*, const float*, float*);
+template <typename C>
+bool FastConv2D(const OpKernelContext& ctx, const Geometry& g, int64_t o, const C* a, const C* b, C* out,
+                FastConvPass pass) {
+  if constexpr (std::is_same_v<C, float>) {
+    return pass(ctx, g, o, a, b, out);
+  } else {
+    return false;
+  }
+}
+
 // Reads attrs once; checks the operands of one run.
 class ConvKernelBase : public OpKernel {
  public:
@@ -130,7 +147,10 @@ class Conv2DKernel final : public ConvKernelBase {
     return nn::DispatchFloat(nn::OpName(ctx), input.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatOut<C> y(out);
-      nn::Conv2DForward<C>(ctx, g, o, nn::FloatView<C>(input).get(), nn::FloatView<C>(filter).get(), y.get());
+      const nn::FloatView<C> x(input), f(filter);
+      if (!FastConv2D(ctx, g, o, x.get(), f.get(), y.get(), nn::onednn::Conv2DForward)) {
+        nn::Conv2DForward<C>(ctx, g, o, x.get(), f.get(), y.get());
+      }
       y.Finish();
     });
   }
@@ -148,8 +168,10 @@ class Conv2DBackpropInputKernel final : public ConvKernelBase {
     return nn::DispatchFloat(nn::OpName(ctx), input.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatOut<C> dx(out);
-      nn::Conv2DBackpropInput<C>(ctx, g, o, nn::FloatView<C>(filter).get(), nn::FloatView<C>(ctx.input(2)).get(),
-                                 dx.get());
+      const nn::FloatView<C> f(filter), dy(ctx.input(2));
+      if (!FastConv2D(ctx, g, o, f.get(), dy.get(), dx.get(), nn::onednn::Conv2DBackpropInput)) {
+        nn::Conv2DBackpropInput<C>(ctx, g, o, f.get(), dy.get(), dx.get());
+      }
       dx.Finish();
     });
   }
@@ -167,8 +189,10 @@ class Conv2DBackpropFilterKernel final : public ConvKernelBase {
     return nn::DispatchFloat(nn::OpName(ctx), input.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatOut<C> df(out);
-      nn::Conv2DBackpropFilter<C>(ctx, g, o, nn::FloatView<C>(input).get(), nn::FloatView<C>(ctx.input(2)).get(),
-                                  df.get());
+      const nn::FloatView<C> x(input), dy(ctx.input(2));
+      if (!FastConv2D(ctx, g, o, x.get(), dy.get(), df.get(), nn::onednn::Conv2DBackpropFilter)) {
+        nn::Conv2DBackpropFilter<C>(ctx, g, o, x.get(), dy.get(), df.get());
+      }
       df.Finish();
     });
   }

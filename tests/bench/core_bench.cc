@@ -4,14 +4,18 @@
 #include <cblas.h>
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include <unsupported/Eigen/CXX11/Tensor>
 #include <vector>
 
 #include "interp/runtime/session.h"
 #include "ops/core/graph.h"
 #include "tests/bench/best_seconds.h"
+#include "tests/bench/fma_peak.h"
 
 extern "C" void openblas_set_num_threads(int);
+extern "C" char* openblas_get_corename();
 
 namespace tfg {
 namespace {
@@ -75,7 +79,19 @@ Tensor RandomMatrix(int64_t n) {
   return t;
 }
 
-void BenchMatMul(int64_t n, int threads) {
+// The OpenBLAS peer runs the kernel OpenBLAS picks for this CPU unless the
+// environment forces one (scripts/bench unsets OPENBLAS_CORETYPE and
+// OPENBLAS_L2_SIZE for this program alone); which one it runs is printed.
+void PrintGemmContext(const std::vector<double>& peaks) {
+  const char* forced = std::getenv("OPENBLAS_CORETYPE");
+  fmt::print("OpenBLAS kernel: {} ({})\n", openblas_get_corename(),
+             forced ? fmt::format("forced by OPENBLAS_CORETYPE={}", forced) : std::string("its own choice"));
+  for (size_t t = 1; t < peaks.size(); ++t) {
+    fmt::print("f32 FMA peak, measured, {} thread(s): {:.1f} GFLOP/s\n", t, peaks[t]);
+  }
+}
+
+void BenchMatMul(int64_t n, int threads, double peak) {
   Tensor a = RandomMatrix(n), b = RandomMatrix(n);
   double flops = 2.0 * n * n * n;
   int reps = n >= 2048 ? 3 : 6;
@@ -105,9 +121,11 @@ void BenchMatMul(int64_t n, int threads) {
   double t_eigen = BestSeconds(reps, [&] { out.device(device) = ea.contract(eb, dims); });
 
   double best_peer = std::min(t_blas, t_eigen);
-  fmt::print("matmul f32 {}x{}  threads={}  tfg {:.1f} GFLOP/s   OpenBLAS {:.1f}   Eigen {:.1f}   "
-             "tfg / faster peer = {:.2f}\n",
-             n, n, threads, flops / t_tfg / 1e9, flops / t_blas / 1e9, flops / t_eigen / 1e9, best_peer / t_tfg);
+  auto of_peak = [&](double t) { return 100.0 * flops / t / 1e9 / peak; };
+  fmt::print("matmul f32 {}x{}  threads={}  tfg {:.1f} GFLOP/s ({:.0f}% of peak)   OpenBLAS {:.1f} ({:.0f}%)   "
+             "Eigen {:.1f} ({:.0f}%)   tfg / OpenBLAS = {:.2f}   tfg / faster peer = {:.2f}\n",
+             n, n, threads, flops / t_tfg / 1e9, of_peak(t_tfg), flops / t_blas / 1e9, of_peak(t_blas),
+             flops / t_eigen / 1e9, of_peak(t_eigen), t_blas / t_tfg, best_peer / t_tfg);
 }
 
 }  // namespace
@@ -116,9 +134,12 @@ void BenchMatMul(int64_t n, int threads) {
 int main(int argc, char** argv) {
   bool quick = argc > 1 && std::string(argv[1]) == "--quick";
   for (int threads : {1, 2}) tfg::BenchExecutor(threads);
+  std::vector<double> peaks = {0.0};
+  for (int threads : {1, 2}) peaks.push_back(tfg::bench::MeasureFmaPeak(threads).gflops);
+  tfg::PrintGemmContext(peaks);
   for (int64_t n : {int64_t{1024}, int64_t{2048}}) {
     if (quick && n > 1024) continue;
-    for (int threads : {1, 2}) tfg::BenchMatMul(n, threads);
+    for (int threads : {1, 2}) tfg::BenchMatMul(n, threads, peaks[static_cast<size_t>(threads)]);
   }
   return 0;
 }

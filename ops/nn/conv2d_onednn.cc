@@ -1,0 +1,415 @@
+#include "ops/nn/conv2d_onednn.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "ops/nn/conv_backend.h"
+
+#if defined(TFG_HAVE_ONEDNN)
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <vector>
+
+#ifndef EIGEN_USE_THREADS
+#define EIGEN_USE_THREADS  // ThreadPoolDevice (CMake defines it for every file)
+#endif
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include "ops/core/device.h"
+#endif
+
+namespace tfg::nn {
+namespace {
+
+// -1 until first asked: then the build's default, or TFG_CPU_CONV's choice.
+std::atomic<int> selected_backend{-1};
+
+ConvBackend StartupBackend() {
+  const char* env = std::getenv("TFG_CPU_CONV");
+  if (!OneDnnBuilt() || (env != nullptr && std::strcmp(env, "reference") == 0)) return ConvBackend::kReference;
+  return ConvBackend::kOneDnn;
+}
+
+}  // namespace
+
+bool OneDnnBuilt() {
+#if defined(TFG_HAVE_ONEDNN)
+  return true;
+#else
+  return false;
+#endif
+}
+
+ConvBackend CpuConvBackend() {
+  int b = selected_backend.load(std::memory_order_relaxed);
+  if (b < 0) {
+    b = static_cast<int>(StartupBackend());
+    selected_backend.store(b, std::memory_order_relaxed);
+  }
+  return static_cast<ConvBackend>(b);
+}
+
+void SetCpuConvBackend(ConvBackend backend) {
+  if (!OneDnnBuilt()) backend = ConvBackend::kReference;
+  selected_backend.store(static_cast<int>(backend), std::memory_order_relaxed);
+}
+
+}  // namespace tfg::nn
+
+#if !defined(TFG_HAVE_ONEDNN)
+
+namespace tfg::nn::onednn {
+bool Conv2DForward(const OpKernelContext&, const Geometry&, int64_t, const float*, const float*, float*) {
+  return false;
+}
+bool Conv2DBackpropInput(const OpKernelContext&, const Geometry&, int64_t, const float*, const float*, float*) {
+  return false;
+}
+bool Conv2DBackpropFilter(const OpKernelContext&, const Geometry&, int64_t, const float*, const float*, float*) {
+  return false;
+}
+}  // namespace tfg::nn::onednn
+
+#else
+
+namespace tfg::nn::onednn {
+namespace {
+
+namespace d = dnnl;
+using Tag = d::memory::format_tag;
+constexpr auto kF32 = d::memory::data_type::f32;
+
+enum class Pass { kForward, kBackpropInput, kBackpropFilter };
+
+// A primitive for one pass over one slice shape, with what running it needs.
+struct Plan {
+  bool usable = false;  // false: oneDNN has only its slow reference code for this shape
+  d::primitive conv;
+  d::memory::desc filter;  // the filter (or filter gradient) layout `conv` uses
+  bool filter_is_hwio = true;
+  d::reorder filter_reorder;  // HWIO -> filter (or back, for kBackpropFilter)
+  d::memory::desc scratch;
+};
+
+d::engine& Engine() {
+  static d::engine engine(d::engine::kind::cpu, 0);
+  return engine;
+}
+
+// oneDNN's OpenMP runtime would start a team of every core's threads on
+// each executor thread that runs a primitive; slices run on tfg's pool
+// instead, so each call gets `threads` (1 but for a batch smaller than
+// the pool). libgomp is loaded with libdnnl; asked by name so tfg need not
+// link it itself.
+void SetOmpThreads(int threads) {
+  using SetNumThreads = void (*)(int);
+  static const auto set = reinterpret_cast<SetNumThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  thread_local int current = -1;
+  if (set != nullptr && current != threads) {
+    set(threads);
+    current = threads;
+  }
+}
+
+d::memory::desc Activations(int64_t n, int64_t h, int64_t w, int64_t c) { return {{n, c, h, w}, kF32, Tag::nhwc}; }
+d::memory::desc Filter(const Geometry& g, int64_t oc, Tag tag) { return {{oc, g.c, g.kh, g.kw}, kF32, tag}; }
+
+// Padding after the last window (oneDNN wants both sides): what the last
+// output's window reaches past the input, never negative (VALID may leave
+// input rows unused).
+int64_t PadEnd(int64_t in, int64_t out, int64_t stride, int64_t k, int64_t dilation, int64_t pad_begin) {
+  return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dilation + 1 - in - pad_begin);
+}
+
+struct Window {
+  d::memory::dims strides, dilates, pad_l, pad_r;
+};
+Window WindowOf(const Geometry& g) {
+  return {{g.sh, g.sw},
+          {g.dh - 1, g.dw - 1},
+          {g.pad_top, g.pad_left},
+          {PadEnd(g.h, g.oh, g.sh, g.kh, g.dh, g.pad_top), PadEnd(g.w, g.ow, g.sw, g.kw, g.dw, g.pad_left)}};
+}
+
+d::primitive_attr Attr() {
+  d::primitive_attr attr;
+  attr.set_scratchpad_mode(d::scratchpad_mode::user);
+  return attr;
+}
+
+d::convolution_forward::primitive_desc ForwardPd(const Geometry& g, int64_t n, int64_t oc) {
+  const Window win = WindowOf(g);
+  d::convolution_forward::desc desc(d::prop_kind::forward_training, d::algorithm::convolution_direct,
+                                    Activations(n, g.h, g.w, g.c), Filter(g, oc, Tag::any),
+                                    Activations(n, g.oh, g.ow, oc), win.strides, win.dilates, win.pad_l, win.pad_r);
+  return {desc, Attr(), Engine()};
+}
+
+// The layout the primitive chose for the filter, and the reorder between it
+// and HWIO (toward it for the forward and input passes, from it for the
+// filter gradient).
+void SetFilter(Plan& plan, const Geometry& g, int64_t oc, const d::memory::desc& chosen, bool from_chosen) {
+  const d::memory::desc hwio = Filter(g, oc, Tag::hwio);
+  plan.filter = chosen;
+  plan.filter_is_hwio = chosen == hwio;
+  if (plan.filter_is_hwio) return;
+  const d::memory::desc& src = from_chosen ? chosen : hwio;
+  const d::memory::desc& dst = from_chosen ? hwio : chosen;
+  plan.filter_reorder = d::reorder(d::reorder::primitive_desc(Engine(), src, Engine(), dst));
+}
+
+// oneDNN's "ref:" implementations are plain loops, far slower than tfg's
+// im2col + GEMM: a shape that gets one runs the reference instead.
+bool IsJitted(const char* impl) { return std::strncmp(impl, "ref", 3) != 0; }
+
+Plan MakePlan(Pass pass, const Geometry& g, int64_t n, int64_t oc) {
+  Plan plan;
+  const auto fwd = ForwardPd(g, n, oc);
+  const Window win = WindowOf(g);
+  if (pass == Pass::kForward) {
+    plan.usable = IsJitted(fwd.impl_info_str());
+    plan.conv = d::convolution_forward(fwd);
+    plan.scratch = fwd.scratchpad_desc();
+    SetFilter(plan, g, oc, fwd.weights_desc(), false);
+  } else if (pass == Pass::kBackpropInput) {
+    d::convolution_backward_data::desc desc(d::algorithm::convolution_direct, Activations(n, g.h, g.w, g.c),
+                                            Filter(g, oc, Tag::any), Activations(n, g.oh, g.ow, oc), win.strides,
+                                            win.dilates, win.pad_l, win.pad_r);
+    d::convolution_backward_data::primitive_desc pd(desc, Attr(), Engine(), fwd);
+    plan.usable = IsJitted(pd.impl_info_str());
+    plan.conv = d::convolution_backward_data(pd);
+    plan.scratch = pd.scratchpad_desc();
+    SetFilter(plan, g, oc, pd.weights_desc(), false);
+  } else {
+    d::convolution_backward_weights::desc desc(d::algorithm::convolution_direct, Activations(n, g.h, g.w, g.c),
+                                               Filter(g, oc, Tag::any), Activations(n, g.oh, g.ow, oc), win.strides,
+                                               win.dilates, win.pad_l, win.pad_r);
+    d::convolution_backward_weights::primitive_desc pd(desc, Attr(), Engine(), fwd);
+    plan.usable = IsJitted(pd.impl_info_str());
+    plan.conv = d::convolution_backward_weights(pd);
+    plan.scratch = pd.scratchpad_desc();
+    SetFilter(plan, g, oc, pd.diff_weights_desc(), true);
+  }
+  return plan;
+}
+
+// Plans by pass and shape. Creating one JIT-compiles kernels (milliseconds),
+// so they are kept for the life of the process; a program that sees very
+// many shapes starts over past kMaxPlans rather than grow without bound.
+constexpr size_t kMaxPlans = 512;
+
+std::shared_ptr<const Plan> FindPlan(Pass pass, const Geometry& g, int64_t n, int64_t oc) {
+  static std::mutex mu;
+  static std::map<std::vector<int64_t>, std::shared_ptr<const Plan>> plans;
+  std::vector<int64_t> key = {static_cast<int64_t>(pass), n, g.h, g.w, g.c, oc, g.kh, g.kw, g.sh,
+                              g.sw, g.dh, g.dw, g.pad_top, g.pad_left, g.oh, g.ow};
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = plans.find(key);
+    if (it != plans.end()) return it->second;
+  }
+  auto plan = std::make_shared<const Plan>(MakePlan(pass, g, n, oc));
+  std::lock_guard<std::mutex> lock(mu);
+  if (plans.size() >= kMaxPlans) plans.clear();
+  return plans.emplace(std::move(key), plan).first->second;
+}
+
+// The batch in `count` slices of `size` images (the last may be smaller),
+// one per intra-op thread; `omp_threads` is what each slice's primitive
+// gets (the whole pool when there is a single slice).
+struct Slices {
+  int64_t size = 0, count = 0;
+  int omp_threads = 1;
+  int64_t begin(int64_t i) const { return i * size; }
+  int64_t images(int64_t i, int64_t n) const { return std::min(size, n - i * size); }
+};
+
+// A device without an Eigen pool (tests' threaded devices) splits work its
+// own way; this many slices give it something to split.
+constexpr int64_t kDefaultSlices = 4;
+
+Slices SliceBatch(const OpKernelContext& ctx, int64_t n) {
+  const Eigen::ThreadPoolDevice* pool = ctx.device() != nullptr ? ctx.device()->eigen_cpu_device() : nullptr;
+  const int64_t threads = pool != nullptr ? std::max(pool->numThreads(), 1) : kDefaultSlices;
+  Slices s;
+  s.count = std::min(threads, n);
+  s.size = (n + s.count - 1) / s.count;
+  s.count = (n + s.size - 1) / s.size;
+  s.omp_threads = s.count == 1 ? static_cast<int>(threads) : 1;
+  return s;
+}
+
+// Runs fn(slice) for every slice, one per pool thread; false when oneDNN
+// failed on any (an exception must not leave a pool thread).
+template <typename Fn>
+bool ForEachSlice(const OpKernelContext& ctx, const Slices& s, Fn&& fn) {
+  // A cost this high makes ParallelFor hand each slice to its own thread.
+  constexpr int64_t kSliceCost = int64_t{1} << 40;
+  std::atomic<bool> failed{false};
+  ctx.ParallelFor(s.count, kSliceCost, [&](int64_t b, int64_t e) {
+    try {
+      SetOmpThreads(s.omp_threads);
+      thread_local d::stream stream(Engine());
+      for (int64_t i = b; i < e; ++i) fn(i, stream);
+    } catch (const d::error&) {
+      failed = true;
+    }
+  });
+  return !failed;
+}
+
+d::memory Memory(const d::memory::desc& md, const float* data) {
+  return d::memory(md, Engine(), const_cast<float*>(data));
+}
+
+// Scratch memory a primitive asks for, reused by each thread.
+d::memory Scratchpad(const Plan& plan) {
+  thread_local std::vector<char> buffer;
+  if (buffer.size() < plan.scratch.get_size()) buffer.resize(plan.scratch.get_size());
+  return d::memory(plan.scratch, Engine(), buffer.data());
+}
+
+// The plans of the full slices and of the last one (the same when the
+// batch divides evenly).
+struct SlicePlans {
+  std::shared_ptr<const Plan> full, last;
+  const Plan& of(const Slices& s, int64_t i) const { return i + 1 == s.count ? *last : *full; }
+  bool usable() const { return full->usable && last->usable; }
+};
+SlicePlans PlansFor(Pass pass, const Geometry& g, const Slices& s, int64_t oc) {
+  SlicePlans p;
+  p.full = FindPlan(pass, g, s.size, oc);
+  const int64_t last = s.images(s.count - 1, g.n);
+  p.last = last == s.size ? p.full : FindPlan(pass, g, last, oc);
+  return p;
+}
+
+// The HWIO filter in each plan's layout (the caller's own memory when that
+// is HWIO already). Reordered once per call, on the calling thread.
+struct Filters {
+  d::memory full, last;
+  std::vector<float> full_data, last_data;
+};
+d::memory FilterFor(const Plan& plan, const Geometry& g, int64_t oc, const float* filter, std::vector<float>& data) {
+  d::memory hwio = Memory(Filter(g, oc, Tag::hwio), filter);
+  if (plan.filter_is_hwio) return hwio;
+  data.resize(plan.filter.get_size() / sizeof(float) + 1);
+  d::memory out(plan.filter, Engine(), data.data());
+  SetOmpThreads(1);
+  d::stream stream(Engine());
+  plan.filter_reorder.execute(stream, hwio, out);
+  stream.wait();
+  return out;
+}
+
+// fn() returns whether every slice ran.
+template <typename Fn>
+bool Guarded(Fn&& fn) {
+  try {
+    return fn();
+  } catch (const d::error&) {
+    return false;  // a shape oneDNN has no implementation for: the reference runs it
+  }
+}
+
+bool Usable(const Geometry& g, int64_t oc) {
+  return CpuConvBackend() == ConvBackend::kOneDnn && g.n > 0 && g.oh > 0 && g.ow > 0 && g.c > 0 && oc > 0;
+}
+
+// Runs the forward or the input-gradient pass: `src` slices are read,
+// `dst` slices written, the filter read.
+bool RunDataPass(Pass pass, const OpKernelContext& ctx, const Geometry& g, int64_t oc, const float* filter,
+                 const float* src, float* dst) {
+  return Guarded([&] {
+    const Slices s = SliceBatch(ctx, g.n);
+    const SlicePlans plans = PlansFor(pass, g, s, oc);
+    if (!plans.usable()) return false;
+    Filters f;
+    f.full = FilterFor(*plans.full, g, oc, filter, f.full_data);
+    f.last = plans.last == plans.full ? f.full : FilterFor(*plans.last, g, oc, filter, f.last_data);
+    const bool forward = pass == Pass::kForward;
+    const int64_t src_image = forward ? g.in_image() : g.oh * g.ow * oc;
+    const int64_t dst_image = forward ? g.oh * g.ow * oc : g.in_image();
+    return ForEachSlice(ctx, s, [&](int64_t i, d::stream& stream) {
+      const Plan& plan = plans.of(s, i);
+      const int64_t n = s.images(i, g.n), b0 = s.begin(i);
+      const d::memory x = Memory(Activations(n, g.h, g.w, g.c), forward ? src + b0 * src_image : dst + b0 * dst_image);
+      const d::memory y = Memory(Activations(n, g.oh, g.ow, oc), forward ? dst + b0 * dst_image : src + b0 * src_image);
+      const d::memory& w = i + 1 == s.count ? f.last : f.full;
+      if (forward) {
+        plan.conv.execute(stream, {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y},
+                                   {DNNL_ARG_SCRATCHPAD, Scratchpad(plan)}});
+      } else {
+        plan.conv.execute(stream, {{DNNL_ARG_DIFF_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DIFF_DST, y},
+                                   {DNNL_ARG_SCRATCHPAD, Scratchpad(plan)}});
+      }
+      stream.wait();
+    });
+  });
+}
+
+}  // namespace
+
+bool Conv2DForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const float* input,
+                   const float* filter, float* output) {
+  return Usable(g, out_channels) && RunDataPass(Pass::kForward, ctx, g, out_channels, filter, input, output);
+}
+
+bool Conv2DBackpropInput(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const float* filter,
+                         const float* dy, float* dx) {
+  return Usable(g, out_channels) && RunDataPass(Pass::kBackpropInput, ctx, g, out_channels, filter, dy, dx);
+}
+
+// Each slice's filter gradient goes to a buffer of its own (slice 0's
+// straight into dfilter when the layouts allow); the partial sums are
+// added in slice order afterwards, so the result does not depend on which
+// thread finished first.
+bool Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const float* input,
+                          const float* dy, float* dfilter) {
+  if (!Usable(g, out_channels)) return false;
+  const int64_t oc = out_channels, size = g.patch() * oc;
+  return Guarded([&] {
+    const Slices s = SliceBatch(ctx, g.n);
+    const SlicePlans plans = PlansFor(Pass::kBackpropFilter, g, s, oc);
+    if (!plans.usable()) return false;
+    std::vector<std::vector<float>> partial(static_cast<size_t>(s.count));
+    const bool ran = ForEachSlice(ctx, s, [&](int64_t i, d::stream& stream) {
+      const Plan& plan = plans.of(s, i);
+      const int64_t n = s.images(i, g.n), b0 = s.begin(i);
+      float* hwio = dfilter;
+      if (i > 0) {
+        partial[static_cast<size_t>(i)].resize(static_cast<size_t>(size));
+        hwio = partial[static_cast<size_t>(i)].data();
+      }
+      d::memory hwio_mem = Memory(Filter(g, oc, Tag::hwio), hwio);
+      std::vector<float> blocked;
+      d::memory dw = hwio_mem;
+      if (!plan.filter_is_hwio) {
+        blocked.resize(plan.filter.get_size() / sizeof(float) + 1);
+        dw = d::memory(plan.filter, Engine(), blocked.data());
+      }
+      plan.conv.execute(stream, {{DNNL_ARG_SRC, Memory(Activations(n, g.h, g.w, g.c), input + b0 * g.in_image())},
+                                 {DNNL_ARG_DIFF_DST, Memory(Activations(n, g.oh, g.ow, oc), dy + b0 * g.oh * g.ow * oc)},
+                                 {DNNL_ARG_DIFF_WEIGHTS, dw},
+                                 {DNNL_ARG_SCRATCHPAD, Scratchpad(plan)}});
+      if (!plan.filter_is_hwio) plan.filter_reorder.execute(stream, dw, hwio_mem);
+      stream.wait();
+    });
+    if (!ran) return false;
+    for (size_t i = 1; i < partial.size(); ++i) {
+      const float* add = partial[i].data();
+      for (int64_t j = 0; j < size; ++j) dfilter[j] += add[j];
+    }
+    return true;
+  });
+}
+
+}  // namespace tfg::nn::onednn
+
+#endif  // TFG_HAVE_ONEDNN

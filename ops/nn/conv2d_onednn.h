@@ -1,0 +1,29 @@
+// f32 conv2d and its backprops through oneDNN (compiled in only when CMake
+// found libdnnl; see cmake/onednn.cmake). Same operands and layouts as
+// ops/nn/conv2d_impl.h: NHWC activations, HWIO filter.
+//
+// Each call splits the batch into one slice per intra-op thread and runs a
+// single-threaded oneDNN primitive on each slice from tfg's own pool, so
+// oneDNN's OpenMP threads never compete with the executor's on a small
+// machine. Primitives are created once per shape and kept (a process-wide
+// cache); filters are reordered into the layout the primitive wants once
+// per call. Each function returns false, having written nothing, when
+// oneDNN is not built in or declines the shape; the caller then runs the
+// reference implementation.
+#pragma once
+
+#include <cstdint>
+
+#include "ops/core/kernel.h"
+#include "ops/nn/window.h"
+
+namespace tfg::nn::onednn {
+
+bool Conv2DForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const float* input,
+                   const float* filter, float* output);
+bool Conv2DBackpropInput(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const float* filter,
+                         const float* dy, float* dx);
+bool Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const float* input,
+                          const float* dy, float* dfilter);
+
+}  // namespace tfg::nn::onednn

@@ -1,0 +1,148 @@
+// conv2d and its backprops through each CPU backend (ops/nn/conv_backend.h):
+// the im2col + GEMM reference and, when built in, oneDNN. Shapes larger
+// and more varied than conv2d_test.cc's (channel counts that make oneDNN
+// pick blocked filter layouts, batches that do not split evenly over its
+// slices, strides, dilations, VALID windows that leave input unused), on
+// pseudo-random inputs; the expected values come from the direct sums
+// below, computed in double precision, independent of both backends.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ops/nn/conv_backend.h"
+#include "tests/ops/nn/nn_test_util.h"
+
+namespace tfg::conv2d_backends_test {
+namespace {
+
+struct Shape {
+  const char* name;
+  int64_t n, h, w, c, kh, kw, o, sh, sw, dh, dw;
+  bool same;
+};
+
+const Shape kShapes[] = {
+    {"cnn_first_layer", 6, 12, 12, 1, 3, 3, 32, 1, 1, 1, 1, true},
+    {"wide_channels", 5, 9, 9, 32, 3, 3, 64, 1, 1, 1, 1, true},
+    {"strided_same", 3, 11, 10, 16, 3, 3, 32, 2, 2, 1, 1, true},
+    {"valid_leftover", 2, 8, 9, 8, 3, 3, 16, 2, 2, 1, 1, false},
+    {"dilated", 3, 10, 10, 4, 3, 2, 8, 1, 1, 2, 3, true},
+    {"pointwise_strided", 4, 8, 8, 16, 1, 1, 32, 2, 2, 1, 1, false},
+    {"single_image", 1, 7, 7, 3, 5, 5, 6, 1, 1, 1, 1, true},
+};
+
+struct Geom {
+  int64_t oh, ow, pt, pl;
+};
+
+// TensorFlow's output size and leading padding.
+Geom GeomOf(const Shape& s) {
+  const int64_t eh = (s.kh - 1) * s.dh + 1, ew = (s.kw - 1) * s.dw + 1;
+  Geom g{};
+  if (s.same) {
+    g.oh = (s.h + s.sh - 1) / s.sh;
+    g.ow = (s.w + s.sw - 1) / s.sw;
+    g.pt = std::max<int64_t>((g.oh - 1) * s.sh + eh - s.h, 0) / 2;
+    g.pl = std::max<int64_t>((g.ow - 1) * s.sw + ew - s.w, 0) / 2;
+  } else {
+    g.oh = (s.h - eh) / s.sh + 1;
+    g.ow = (s.w - ew) / s.sw + 1;
+  }
+  return g;
+}
+
+// Values in [-1, 1) from a fixed linear congruential sequence.
+std::vector<double> Values(int64_t count, uint64_t seed) {
+  std::vector<double> v(static_cast<size_t>(count));
+  for (double& x : v) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = static_cast<double>(seed >> 40) / static_cast<double>(1ULL << 23) - 1.0;
+  }
+  return v;
+}
+
+struct Expected {
+  std::vector<double> y, dx, df;
+};
+
+// y = the convolution; dx and df its adjoints at dy, by direct sums.
+Expected Direct(const Shape& s, const Geom& g, const std::vector<double>& x, const std::vector<double>& f,
+                const std::vector<double>& dy) {
+  Expected e;
+  e.y.assign(static_cast<size_t>(s.n * g.oh * g.ow * s.o), 0.0);
+  e.dx.assign(x.size(), 0.0);
+  e.df.assign(f.size(), 0.0);
+  for (int64_t b = 0; b < s.n; ++b)
+    for (int64_t i = 0; i < g.oh; ++i)
+      for (int64_t j = 0; j < g.ow; ++j)
+        for (int64_t p = 0; p < s.kh; ++p)
+          for (int64_t q = 0; q < s.kw; ++q) {
+            const int64_t ih = i * s.sh - g.pt + p * s.dh, iw = j * s.sw - g.pl + q * s.dw;
+            if (ih < 0 || ih >= s.h || iw < 0 || iw >= s.w) continue;
+            for (int64_t c = 0; c < s.c; ++c) {
+              const size_t xi = static_cast<size_t>(((b * s.h + ih) * s.w + iw) * s.c + c);
+              for (int64_t o = 0; o < s.o; ++o) {
+                const size_t fi = static_cast<size_t>(((p * s.kw + q) * s.c + c) * s.o + o);
+                const size_t yi = static_cast<size_t>(((b * g.oh + i) * g.ow + j) * s.o + o);
+                e.y[yi] += x[xi] * f[fi];
+                e.dx[xi] += dy[yi] * f[fi];
+                e.df[fi] += x[xi] * dy[yi];
+              }
+            }
+          }
+  return e;
+}
+
+class Conv2DBackends : public ::testing::TestWithParam<nn::ConvBackend> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == nn::ConvBackend::kOneDnn && !nn::OneDnnBuilt()) GTEST_SKIP() << "built without oneDNN";
+    saved_ = nn::CpuConvBackend();
+    nn::SetCpuConvBackend(GetParam());
+  }
+  void TearDown() override { nn::SetCpuConvBackend(saved_); }
+  nn::ConvBackend saved_ = nn::ConvBackend::kReference;
+};
+
+TEST_P(Conv2DBackends, MatchDirectSums) {
+  EXPECT_EQ(nn::CpuConvBackend(), GetParam());
+  for (const Shape& s : kShapes) {
+    SCOPED_TRACE(s.name);
+    const Geom g = GeomOf(s);
+    const TensorShape xs({s.n, s.h, s.w, s.c}), fs({s.kh, s.kw, s.c, s.o}), ys({s.n, g.oh, g.ow, s.o});
+    const std::vector<double> x = Values(xs.num_elements(), 1), f = Values(fs.num_elements(), 2),
+                              dy = Values(ys.num_elements(), 3);
+    const Expected e = Direct(s, g, x, f, dy);
+    const Tensor tx = test::MakeTensorOf(DType::kF32, x, xs), tf = test::MakeTensorOf(DType::kF32, f, fs),
+                 tdy = test::MakeTensorOf(DType::kF32, dy, ys);
+    const AttrMap attrs = {{"strides", std::vector<int64_t>{s.sh, s.sw}},
+                           {"padding", std::string(s.same ? "SAME" : "VALID")},
+                           {"dilations", std::vector<int64_t>{s.dh, s.dw}}};
+    // f32 rounding grows with the number of terms in each sum.
+    const double tol_y = 1e-6 * static_cast<double>(s.kh * s.kw * s.c) + 1e-5;
+    const double tol_df = 1e-6 * static_cast<double>(s.n * g.oh * g.ow) + 1e-5;
+    test::ExpectTensorNear(test::Eval("conv2d", {tx, tf}, attrs), e.y, ys, tol_y);
+    test::ExpectTensorNear(test::Eval("conv2d_backprop_input", {tx, tf, tdy}, attrs), e.dx, xs,
+                           1e-6 * static_cast<double>(s.kh * s.kw * s.o) + 1e-5);
+    test::ExpectTensorNear(test::Eval("conv2d_backprop_filter", {tx, tf, tdy}, attrs), e.df, fs, tol_df);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Conv2DBackends,
+                         ::testing::Values(nn::ConvBackend::kReference, nn::ConvBackend::kOneDnn),
+                         [](const auto& info) {
+                           return std::string(info.param == nn::ConvBackend::kOneDnn ? "OneDnn" : "Reference");
+                         });
+
+// Selecting oneDNN in a build without it leaves the reference in use.
+TEST(Conv2DBackendSwitch, FallsBackWithoutOneDnn) {
+  const nn::ConvBackend saved = nn::CpuConvBackend();
+  nn::SetCpuConvBackend(nn::ConvBackend::kOneDnn);
+  EXPECT_EQ(nn::CpuConvBackend(), nn::OneDnnBuilt() ? nn::ConvBackend::kOneDnn : nn::ConvBackend::kReference);
+  nn::SetCpuConvBackend(saved);
+}
+
+}  // namespace
+}  // namespace tfg::conv2d_backends_test
