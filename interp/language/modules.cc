@@ -5,11 +5,8 @@
 
 #include "interp/language/evaluator.h"
 #include "interp/language/parser.h"
+#include "interp/language/stdlib_location.h"
 #include "ops/core/safe_file.h"
-
-#ifndef TFG_STDLIB_DIR
-#define TFG_STDLIB_DIR "stdlib"
-#endif
 
 namespace tfg {
 
@@ -23,7 +20,7 @@ Result<std::string> ReadTextFile(const std::string& path) {
 }
 
 ModuleLoader::ModuleLoader(std::string stdlib_dir)
-    : stdlib_dir_(stdlib_dir.empty() ? std::string(TFG_STDLIB_DIR) : std::move(stdlib_dir)) {}
+    : stdlib_dir_(stdlib_dir.empty() ? DefaultStdlibDir() : std::move(stdlib_dir)) {}
 
 namespace {
 

@@ -21,7 +21,8 @@ Result<std::string> ReadTextFile(const std::string& path);
 
 class ModuleLoader {
  public:
-  // `stdlib_dir` empty: the build's TFG_STDLIB_DIR.
+  // `stdlib_dir` empty: DefaultStdlibDir() (stdlib_location.h), next to
+  // the installed binary or, for one in its build folder, the source tree's.
   explicit ModuleLoader(std::string stdlib_dir);
 
   // Returns the module `stmt` names, running its file the first time.
