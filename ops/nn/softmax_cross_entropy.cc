@@ -115,6 +115,9 @@ class LossKernel final : public OpKernel {
                          nn::DenseCrossEntropyRows(nn::OpName(ctx), logits.shape(), ctx.input(1).shape()));
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, r.loss));
     const int64_t n = r.classes, rows = r.rows;
+    // No rows: the class count may be one only an empty batch allows, too
+    // large for the work estimate 30 * classes.
+    if (rows == 0) return Status::OK();
     return nn::DispatchFloat(kOp, logits.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatOut<C> loss(out);
@@ -133,6 +136,7 @@ class GradKernel final : public OpKernel {
     TFG_RETURN_IF_ERROR(nn::CheckDenseCrossEntropyDloss(nn::OpName(ctx), logits.shape(), ctx.input(2).shape()));
     const int64_t n = r.classes, rows = n == 0 ? 0 : logits.num_elements() / n;
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, logits.shape()));
+    if (rows == 0) return Status::OK();  // as in the loss kernel
     return nn::DispatchFloat(nn::OpName(ctx), logits.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatOut<C> dx(out);
