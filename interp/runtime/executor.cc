@@ -10,6 +10,7 @@
 
 #include "devices/device_copy.h"
 #include "interp/runtime/executor_step.h"
+#include "interp/runtime/fuse_elementwise.h"
 #include "interp/runtime/run_stats.h"
 #include "interp/runtime/thread_pool.h"
 #include "interp/runtime/trace.h"
@@ -282,7 +283,7 @@ Status Step::CheckNodeOutputs(const PlanNode& pn, Tensor* outs) const {
 
 void Step::RecordKernel(const PlanNode& pn, int64_t start, bool waited) {
   const int64_t end = NowNanos();
-  if (env_.stats) env_.stats->Record(pn.node->op_name(), end - start);
+  if (env_.stats) env_.stats->Record(KernelLabel(*pn.node), end - start);
   if (!env_.tracer) return;
   const int64_t step = env_.run_id >= 0 ? env_.run_id : info_.step_id;
   if (waited) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "interp/runtime/fuse_elementwise.h"
 #include "interp/runtime/optimizer_passes.h"
 #include "interp/runtime/run_signature.h"
 #include "ops/core/control_flow.h"
@@ -313,23 +314,36 @@ Result<Pass> RunPass(const Graph& g, const std::vector<Output>& feeds, const std
 }  // namespace
 
 std::string OptimizeStats::Summary() const {
-  return fmt::format("folded {} node{}, merged {}, pruned {}", folded, folded == 1 ? "" : "s", merged, pruned);
+  std::string s = fmt::format("folded {} node{}, merged {}, pruned {}", folded, folded == 1 ? "" : "s", merged, pruned);
+  if (fused_kernels > 0) {
+    s += fmt::format(", fused {} into {} kernel{}", fused, fused_kernels, fused_kernels == 1 ? "" : "s");
+  }
+  return s;
 }
 
-// Two passes: the first folds and merges, the second drops what that left
-// unused (the inputs of folded nodes, the duplicates' inputs).
+// Two passes: the first folds and merges, then elementwise groups are
+// fused, and the second pass drops what that left unused (the inputs of
+// folded nodes, the duplicates' inputs, the fused members).
 Result<OptimizedGraph> OptimizeGraph(const Graph& graph, const std::vector<Output>& feeds,
                                      const std::vector<Output>& fetches, const std::vector<Node*>& targets,
                                      const OptimizeOptions& options, Device* cpu) {
   TFG_ASSIGN_OR_RETURN(Pass first, RunPass(graph, feeds, fetches, targets, options, /*optimize=*/true, cpu));
-  const OptimizedGraph& mid = first.out;
+  OptimizedGraph& mid = first.out;
+  FuseResult fused;
+  if (options.fuse_elementwise) {
+    FuseOptions fuse;
+    fuse.check_numerics = options.check_numerics;
+    TFG_ASSIGN_OR_RETURN(fused, FuseElementwise(*mid.graph, mid.fetches, mid.targets, fuse));
+  }
   TFG_ASSIGN_OR_RETURN(Pass second,
                        RunPass(*mid.graph, mid.feeds, mid.fetches, mid.targets, options, /*optimize=*/false, cpu));
   OptimizedGraph out = std::move(second.out);
   out.stats = mid.stats;
+  out.stats.fused = fused.members;
+  out.stats.fused_kernels = fused.groups;
   // Source nodes with no image left: not needed, or needed only by what
-  // was folded. Stand-ins are images of no source node.
-  const int64_t images = out.graph->num_nodes() - first.stand_ins;
+  // was folded or fused. Stand-ins and fused nodes are images of no source node.
+  const int64_t images = out.graph->num_nodes() - first.stand_ins - fused.groups + fused.members;
   out.stats.pruned = graph.num_nodes() - images - out.stats.merged;
   return out;
 }

@@ -7,8 +7,11 @@
 //     name, span and device;
 //   * common subexpression elimination: nodes with the same op, attrs,
 //     inputs, control inputs and device become one;
+//   * elementwise fusion (fuse_elementwise.h): connected groups of
+//     elementwise ops, and a reduction they end in, become one
+//     `fused_elementwise` node that makes one pass over memory;
 //   * dead-node pruning: whatever no fetch or target needs (including the
-//     inputs of folded nodes) is not copied.
+//     inputs of folded nodes and the members of fused groups) is not copied.
 // Stateful ops, ops that touch variables, control-flow ops and nodes with
 // control inputs are never folded or merged; nothing fed is folded. Every
 // node goes through Graph::AddNode, so the new graph is checked like the
@@ -38,13 +41,20 @@ struct OptimizeOptions {
   // Folding stops once the folded constants of one graph hold this many
   // elements in all (each cached plan keeps its own).
   int64_t max_total_folded_elements = int64_t{1} << 26;
+  // Fused kernels run on the CPU only: off when a node may be placed on a
+  // GPU or another task.
+  bool fuse_elementwise = true;
+  // --check-numerics: fused kernels check every member's result.
+  bool check_numerics = false;
 };
 
 struct OptimizeStats {
   int64_t folded = 0;  // nodes replaced by a constant
   int64_t merged = 0;  // nodes dropped as duplicates of an equal node
   int64_t pruned = 0;  // nodes of the input graph not needed any more
-  // "folded 12 nodes, merged 3, pruned 40".
+  int64_t fused = 0;   // nodes that became members of fused kernels
+  int64_t fused_kernels = 0;
+  // "folded 12 nodes, merged 3, pruned 40" (", fused 8 into 1 kernel" when any).
   std::string Summary() const;
 };
 

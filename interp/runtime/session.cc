@@ -106,6 +106,7 @@ struct Session::Impl {
         stats(o.collect_stats ? std::make_unique<RunStats>() : nullptr),
         tracer(o.trace ? std::make_unique<Tracer>() : nullptr),
         optimize(o.optimize),
+        check_numerics(o.check_numerics),
         default_device_type(o.default_device_type),
         placement_log(o.placement_log) {
     SetBlasThreads(device->num_threads());
@@ -156,6 +157,7 @@ struct Session::Impl {
   std::unique_ptr<RunStats> stats;  // --stats only
   std::unique_ptr<Tracer> tracer;   // --trace only
   bool optimize;
+  bool check_numerics;  // fused kernels check their members (fuse_elementwise.h)
   std::string default_device_type;
   bool cluster_declared = false;
   std::vector<ClusterTask> cluster_tasks;
@@ -196,7 +198,9 @@ Result<std::shared_ptr<Plan>> Session::Impl::PrepareOne(const Graph& g, const st
                                                         const std::vector<Output>& fetches,
                                                         const std::vector<Node*>& targets) {
   if (!optimize) return BuildPlan(g, feeds, fetches, targets, device.get());
-  TFG_ASSIGN_OR_RETURN(OptimizedGraph opt, OptimizeGraph(g, feeds, fetches, targets, OptimizeOptions{}, device.get()));
+  OptimizeOptions options;
+  options.check_numerics = check_numerics;
+  TFG_ASSIGN_OR_RETURN(OptimizedGraph opt, OptimizeGraph(g, feeds, fetches, targets, options, device.get()));
   TFG_ASSIGN_OR_RETURN(std::shared_ptr<Plan> plan,
                        BuildPlan(*opt.graph, opt.feeds, opt.fetches, opt.targets, device.get()));
   plan->graph_edits = g.edits();
@@ -219,6 +223,11 @@ Result<PreparedRun> Session::Impl::PreparePlaced(const Graph& g, const std::vect
   OptimizeOptions options;
   options.constant_folding = optimize;
   options.common_subexpression_elimination = optimize;
+  // Fused kernels exist for the CPU only: none where a GPU or another task may take a node.
+  options.fuse_elementwise = optimize && std::all_of(devices.devices().begin(), devices.devices().end(), [](Device* d) {
+    return UsesHostMemory(*d) && dynamic_cast<RemoteDevice*>(d) == nullptr;
+  });
+  options.check_numerics = check_numerics;
   TFG_ASSIGN_OR_RETURN(OptimizedGraph opt, OptimizeGraph(g, feeds, fetches, targets, options, device.get()));
   TFG_ASSIGN_OR_RETURN(std::vector<int32_t> device_of, PlaceGraph(*opt.graph, devices, default_device_type));
   std::vector<std::pair<const Node*, std::string>> placed;

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "interp/runtime/fuse_elementwise.h"
 #include "ops/core/graph.h"
 #include "ops/core/safe_file.h"
 
@@ -66,7 +67,7 @@ void Tracer::Add(Event e) {
 
 void Tracer::Kernel(const Node& node, int64_t step_id, int64_t start_ns, int64_t end_ns) {
   const std::string& device = node.assigned_device();
-  Add({"kernel", node.op_name(), node.name(), Location(node.span()), step_id, start_ns, end_ns, 0,
+  Add({"kernel", KernelLabel(node), node.name(), Location(node.span()), step_id, start_ns, end_ns, 0,
        device.empty() ? kDefaultDevice : device});
 }
 

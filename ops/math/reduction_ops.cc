@@ -12,88 +12,18 @@
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/cwise_functors.h"
+#include "ops/math/reduce_functors.h"
 #include "ops/math/reduction.h"
 
 namespace tfg {
 namespace {
 
-template <typename T> struct AccOf { using type = T; };
-template <> struct AccOf<half> { using type = float; };
-
-template <typename T>
-struct SumR {
-  using Acc = typename AccOf<T>::type;
-  static Acc Init() { return Acc(0); }
-  static Acc Combine(Acc a, Acc b) { return functor::WrapAdd(a, b); }
-  static T Finish(Acc a, int64_t) { return static_cast<T>(a); }
-};
-
-template <typename T>
-struct MeanR : SumR<T> {
-  static T Finish(typename SumR<T>::Acc a, int64_t count) {
-    using Acc = typename SumR<T>::Acc;
-    // TensorFlow's integer mean of nothing is 0 (a float one is 0/0 = NaN).
-    if constexpr (std::is_integral_v<Acc>) {
-      if (count == 0) return T(0);
-    }
-    return static_cast<T>(a / static_cast<Acc>(count));
-  }
-};
-
-template <typename T>
-struct ProdR {
-  using Acc = typename AccOf<T>::type;
-  static Acc Init() { return Acc(1); }
-  static Acc Combine(Acc a, Acc b) { return functor::WrapMul(a, b); }
-  static T Finish(Acc a, int64_t) { return static_cast<T>(a); }
-};
-
-// NaN wins, as in NumPy.
-template <typename T>
-struct MaxR {
-  using Acc = typename AccOf<T>::type;
-  static Acc Init() {
-    if constexpr (std::numeric_limits<Acc>::has_infinity) return -std::numeric_limits<Acc>::infinity();
-    return std::numeric_limits<Acc>::lowest();
-  }
-  static Acc Combine(Acc a, Acc b) { return (b > a || b != b) ? b : a; }
-  static T Finish(Acc a, int64_t) { return static_cast<T>(a); }
-};
-
-template <typename T>
-struct MinR {
-  using Acc = typename AccOf<T>::type;
-  static Acc Init() {
-    if constexpr (std::numeric_limits<Acc>::has_infinity) return std::numeric_limits<Acc>::infinity();
-    return std::numeric_limits<Acc>::max();
-  }
-  static Acc Combine(Acc a, Acc b) { return (b < a || b != b) ? b : a; }
-  static T Finish(Acc a, int64_t) { return static_cast<T>(a); }
-};
-
-// Combines x[0..n) with 8 independent lanes (vectorizable, and more
-// accurate for float sums), in blocks so rounding error grows slowly.
-template <typename R, typename T>
-typename R::Acc ReduceRow(const T* x, int64_t n) {
-  using Acc = typename R::Acc;
-  constexpr int64_t kBlock = 4096;
-  Acc total = R::Init();
-  for (int64_t start = 0; start < n; start += kBlock) {
-    const int64_t len = std::min(kBlock, n - start);
-    const T* p = x + start;
-    Acc lanes[8];
-    std::fill(lanes, lanes + 8, R::Init());
-    int64_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-      for (int j = 0; j < 8; ++j) lanes[j] = R::Combine(lanes[j], static_cast<Acc>(p[i + j]));
-    }
-    for (; i < len; ++i) lanes[0] = R::Combine(lanes[0], static_cast<Acc>(p[i]));
-    Acc s = lanes[0];
-    for (int j = 1; j < 8; ++j) s = R::Combine(s, lanes[j]);
-    total = R::Combine(total, s);
-  }
-  return total;
-}
+using reduce::MaxR;
+using reduce::MeanR;
+using reduce::MinR;
+using reduce::ProdR;
+using reduce::ReduceRow;
+using reduce::SumR;
 
 // [outer, reduce, inner] -> [outer, inner].
 template <typename R, typename T>
@@ -102,7 +32,7 @@ void ReduceSimple(OpKernelContext& ctx, const ReductionLayout& l, const T* x, T*
   const int64_t red = l.reduce, inner = l.inner;
   if (inner == 1 && l.outer == 1) {
     // Everything into one value: fixed blocks in parallel, combined in order.
-    constexpr int64_t kBlock = 1 << 15;
+    constexpr int64_t kBlock = reduce::kPartBlock;
     const int64_t blocks = (red + kBlock - 1) / kBlock;
     std::vector<Acc> partial(blocks, R::Init());
     ctx.ParallelFor(blocks, kBlock, [&](int64_t s, int64_t e) {
