@@ -118,20 +118,31 @@ atom
   : INT
   | FLOAT
   | STRING
-  | 'true'
-  | 'false'
-  | 'none'
+  | FSTRING
+  | 'true' | 'True'
+  | 'false' | 'False'
+  | 'none' | 'None'
   | '?'
   | NAME
-  | '(' expr ')'
+  | group
   | NUMBER_LIST
   | listLit
   | dictLit
   | lambda
   ;
-listLit    : '[' (expr (',' expr)* ','?)? ']' ;
-dictLit    : '{' NEWLINE* (dictItem (NEWLINE* ',' NEWLINE* dictItem)* (NEWLINE* ',')?)? NEWLINE* '}' ;
+// `(a)` groups; Python's tuples, `()`, `(a,)` and `(a, b)`, are parsed so
+// that the AST builder can say to write a list instead. One rule for both
+// (and one each for lists and dicts with their comprehensions) so that a
+// mistake inside is reported by the rule it is in ("expected ',' or ']'"),
+// not as an undecidable choice between two rules.
+group      : '(' (expr (',' (expr (',' expr)* ','?)?)?)? ')' ;
+// Python's comprehensions: [x * 2 for x in xs if x > 0], {k: v for k, v in d.items()}.
+// The loop variables are local to the comprehension, as in Python 3.
+listLit    : '[' (expr (compFor | (',' expr)* ','?))? ']' ;
+dictLit    : '{' NEWLINE* (dictItem (compFor | (NEWLINE* ',' NEWLINE* dictItem)* (NEWLINE* ',')?))? NEWLINE* '}' ;
 dictItem   : expr ':' expr ;
+compFor    : 'for' NAME (',' NAME)* 'in' expr compIf* compFor? ;
+compIf     : 'if' expr ;
 lambda     : 'fn' '(' params? ')' block ;
 
 // ---------------------------------------------------------------------- tokens
@@ -155,6 +166,10 @@ KW_PASS     : 'pass' ;
 KW_TRUE     : 'true' ;
 KW_FALSE    : 'false' ;
 KW_NONE     : 'none' ;
+// Python's spellings of the three constants, accepted as aliases.
+PY_TRUE     : 'True' ;
+PY_FALSE    : 'False' ;
+PY_NONE     : 'None' ;
 KW_AND      : 'and' ;
 KW_OR       : 'or' ;
 KW_NOT      : 'not' ;
@@ -201,6 +216,9 @@ FLOAT    : DIGIT+ '.' DIGIT* EXPONENT? | '.' DIGIT+ EXPONENT? | DIGIT+ EXPONENT 
 INT      : DIGIT+ | '0' [xX] HEX_DIGIT+ ;
 // Escapes are decoded (and checked) by the AST builder.
 STRING   : '"' (ESCAPE | ~["\\\r\n])* '"' | '\'' (ESCAPE | ~['\\\r\n])* '\'' ;
+// f"x = {x:.3f}": the AST builder splits the text into literal parts and
+// the expressions in braces (each parsed where it stands, for its spans).
+FSTRING  : [fF] ('"' (ESCAPE | ~["\\\r\n])* '"' | '\'' (ESCAPE | ~['\\\r\n])* '\'') ;
 // Never accepted by the parser; it turns into "unterminated string".
 UNTERMINATED_STRING
          : '"' (ESCAPE | ~["\\\r\n])* '\\'? | '\'' (ESCAPE | ~['\\\r\n])* '\\'? ;

@@ -5,14 +5,10 @@
 
 #include <string>
 
+#include "interp/language/op_doc_text.h"
 #include "ops/core/op_registry.h"
 
 namespace tfg {
-
-// How a script calls the op: `matmul(a, b, transpose_a=false, transpose_b=false)`.
-// Parameters in OpDef::params order; attrs with defaults as `name=value`.
-// Type attrs inferred from the inputs are keyword-only and not shown.
-std::string OpSignature(const OpDef& op);
 
 // The whole reference in Markdown: an index, then one section per op in
 // name order with signature, doc, inputs, outputs, attrs, gradient,

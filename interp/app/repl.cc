@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -92,19 +93,23 @@ class History {
 Interpreter* g_completion_interp = nullptr;
 std::vector<std::string> g_matches;
 size_t g_next_match = 0;
+std::string g_line_before;  // the line up to the word being completed
 
 // Called with state 0 for a new word, then until it returns null.
 char* NextCompletion(const char* text, int state) {
   if (state == 0) {
-    g_matches = g_completion_interp->Completions(text);
+    g_matches = g_completion_interp->Completions(text, g_line_before);
     g_next_match = 0;
   }
   if (g_next_match >= g_matches.size()) return nullptr;
   return strdup(g_matches[g_next_match++].c_str());
 }
 
-char** Complete(const char* text, int /*start*/, int /*end*/) {
+char** Complete(const char* text, int start, int /*end*/) {
   rl_attempted_completion_over = 1;  // never fall back to file names
+  // Keyword arguments depend on the call the word is in: `run(loss, fe`.
+  const size_t line_length = rl_line_buffer ? std::strlen(rl_line_buffer) : 0;
+  g_line_before.assign(rl_line_buffer ? rl_line_buffer : "", std::min(line_length, static_cast<size_t>(std::max(start, 0))));
   return rl_completion_matches(text, NextCompletion);
 }
 
@@ -230,14 +235,22 @@ int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::os
       chunk += *line;
       chunk += '\n';
       if (NeedsMoreInput(chunk)) continue;
-      if (reader.CanReadAhead() && (FirstWord(chunk) == "if" || FirstWord(chunk) == "try")) {
+      if (FirstWord(chunk) == "if" || FirstWord(chunk) == "try") {
+        // The next line may go on with an else, elif or except, as in a
+        // script: at a prompt it is asked for, and a blank one ends the
+        // statement, as in Python.
         ahead = read(true, ahead_number);
-        // Blank lines may come between the brace and the else, as in a script.
-        while (ahead && IsBlank(*ahead)) {
-          chunk += *ahead + '\n';
-          ahead = read(true, ahead_number);
-        }
         ended = !ahead;
+        if (reader.CanReadAhead()) {
+          // Blank lines may come between the brace and the else, as in a script.
+          while (ahead && IsBlank(*ahead)) {
+            chunk += *ahead + '\n';
+            ahead = read(true, ahead_number);
+          }
+          ended = !ahead;
+        } else if (ahead && IsBlank(*ahead)) {
+          ahead.reset();
+        }
         if (ahead && ContinuesChunk(chunk, *ahead)) continue;
       }
     } else if (chunk.empty()) {

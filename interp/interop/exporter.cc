@@ -226,7 +226,9 @@ class Exporter {
       if (renamed.count(name) || attrs.count(name) || std::holds_alternative<std::monostate>(value)) continue;
       const TfAttrDef* ad = sig->FindAttr(name);
       if (!ad || ad->type == "type" || ad->type == "list(type)") continue;
-      if (std::any_of(sig->inputs.begin(), sig->inputs.end(), [&](const TfArg& a) { return a.number_attr == name; })) {
+      const std::string& attr_name = name;  // captured: see node_converter.cc
+      if (std::any_of(sig->inputs.begin(), sig->inputs.end(),
+                      [&attr_name](const TfArg& a) { return a.number_attr == attr_name; })) {
         continue;
       }
       Result<tf::AttrValue> tv = ToTfAttr(value, ad->type);

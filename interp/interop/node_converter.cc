@@ -220,7 +220,11 @@ Result<ConvertedNode> ConvertNode(tf::NodeDef& def, const std::vector<Output>& i
     if (name.empty() || name[0] == '_' || renamed_tf.count(name) || spec.attrs.count(name)) continue;
     const AttrDef* ad = op->FindAttr(name);
     if (!ad || ad->inferred) continue;
-    if (std::any_of(op->inputs.begin(), op->inputs.end(), [&](const ArgDef& a) { return a.count_attr == name; })) {
+    // A named copy: a structured binding cannot be captured before C++20's
+    // rule, and the fuzz build's clang follows the older one.
+    const std::string& attr_name = name;
+    if (std::any_of(op->inputs.begin(), op->inputs.end(),
+                    [&attr_name](const ArgDef& a) { return a.count_attr == attr_name; })) {
       continue;
     }
     Result<AttrValue> v = FromTfAttr(value, ad->type);

@@ -38,6 +38,9 @@ enum class ExprKind {
   kAttribute,  // x.shape
   kIndex,      // x[1:, ::2, 0]
   kLambda,     // fn(a, b=1) { ... }
+  kListComp,   // [x * 2 for x in xs if x > 0]
+  kDictComp,   // {k: v for k, v in d.items()}
+  kFString,    // f"loss {l:.3f}"
 };
 
 enum class UnaryOp { kNeg, kPos, kNot };
@@ -173,6 +176,34 @@ struct Lambda : Expr {
   Lambda(SourceSpan s, std::shared_ptr<FunctionDef> f)
       : Expr(ExprKind::kLambda, std::move(s)), def(std::move(f)) {}
   std::shared_ptr<FunctionDef> def;
+};
+
+// One `for NAMES in ITERABLE if COND ...` clause of a comprehension.
+struct CompFor {
+  std::vector<std::string> vars;  // several destructure, as in a for loop
+  ExprPtr iterable;
+  std::vector<ExprPtr> conditions;  // every one must hold
+  SourceSpan span;
+};
+// A list or dict comprehension: `element` (and `value` for a dict) for
+// each combination of the clauses, the first clause outermost.
+struct Comprehension : Expr {
+  Comprehension(ExprKind k, SourceSpan s) : Expr(k, std::move(s)) {}
+  ExprPtr element;  // a dict's key
+  ExprPtr value;    // a dict's value; null for a list
+  std::vector<CompFor> clauses;
+};
+// f"...": literal text and `{expr!conversion:spec}` fields, in order.
+struct FStringPart {
+  std::string literal;  // when expr is null
+  ExprPtr expr;
+  char conversion = 0;  // 'r' (repr), 's' (str) or 0
+  std::string spec;     // Python's format spec: ">10", ".3f", "+,d", ...
+  SourceSpan span;
+};
+struct FString : Expr {
+  explicit FString(SourceSpan s) : Expr(ExprKind::kFString, std::move(s)) {}
+  std::vector<FStringPart> parts;
 };
 
 // ----------------------------------------------------------------- statements

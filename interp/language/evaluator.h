@@ -138,6 +138,10 @@ class Evaluator final : public BuiltinContext {
   Result<Value> EvalAttribute(const ast::Attribute& e, const std::shared_ptr<Env>& env);
   Result<Value> EvalLogical(const ast::Binary& e, const std::shared_ptr<Env>& env);
   Result<Value> MakeFunction(const std::shared_ptr<ast::FunctionDef>& def, const std::shared_ptr<Env>& env);
+  // evaluator_python.cc
+  Result<Value> EvalComprehension(const ast::Comprehension& e, const std::shared_ptr<Env>& env);
+  Status RunCompClause(const ast::Comprehension& e, size_t clause, const std::shared_ptr<Env>& scope, Value& out);
+  Result<Value> EvalFString(const ast::FString& e, const std::shared_ptr<Env>& env);
   // evaluator_call.cc
   Result<Value> EvalCall(const ast::Call& e, const std::shared_ptr<Env>& env);
   Result<Value> CallFunction(const Function& fn, CallArgs args, const SourceSpan& span);
@@ -158,6 +162,9 @@ class Evaluator final : public BuiltinContext {
   Result<Flow> ExecTry(const ast::Try& s, const std::shared_ptr<Env>& env);
   Result<Flow> ExecImport(const ast::Import& s, const std::shared_ptr<Env>& env);
   Result<Flow> ExecLoopBody(const ast::Block& body, const std::shared_ptr<Env>& env, bool& stop);
+  // Binds a for loop's (or comprehension's) names to one item, unpacking it
+  // when there are several.
+  Status BindLoopVars(const std::vector<std::string>& vars, Value item, Env& env, const SourceSpan& span);
   // prelude.cc
   Result<std::optional<Value>> LookupPrelude(const std::string& name, const SourceSpan& span);
 

@@ -1,5 +1,9 @@
 // Expressions: literals, names, containers, attributes, `and`/`or`, lambdas.
 #include "interp/language/evaluator.h"
+
+#include <algorithm>
+
+#include "interp/language/attribute_names.h"
 #include "interp/language/builtins/builtins.h"
 #include "interp/language/number_list_value.h"
 #include "interp/runtime/colocation.h"
@@ -67,6 +71,28 @@ const char* AttributesOf(ValueKind k) {
   }
 }
 
+}  // namespace
+
+std::vector<std::string> AttributeNames(const Value& v) {
+  std::vector<std::string> names;
+  if (v.is(ValueKind::kModule)) {
+    for (const auto& [name, value] : v.as_module()->globals->vars) {
+      if (!name.empty() && name[0] != '_') names.push_back(name);
+    }
+  } else {
+    std::string_view list = AttributesOf(v.kind());
+    while (!list.empty()) {
+      const size_t comma = list.find(", ");
+      names.emplace_back(list.substr(0, comma));
+      list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 2);
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+namespace {
+
 std::optional<Value> ObjectAttribute(const Value& v, const std::string& name) {
   switch (v.kind()) {
     case ValueKind::kGraphTensor:
@@ -131,6 +157,9 @@ Result<Value> Evaluator::Eval(const ast::Expr& e, const std::shared_ptr<Env>& en
     case ast::ExprKind::kAttribute: return EvalAttribute(static_cast<const ast::Attribute&>(e), env);
     case ast::ExprKind::kIndex: return EvalIndex(static_cast<const ast::Index&>(e), env);
     case ast::ExprKind::kLambda: return MakeFunction(static_cast<const ast::Lambda&>(e).def, env);
+    case ast::ExprKind::kListComp:
+    case ast::ExprKind::kDictComp: return EvalComprehension(static_cast<const ast::Comprehension&>(e), env);
+    case ast::ExprKind::kFString: return EvalFString(static_cast<const ast::FString&>(e), env);
   }
   return Status(Code::kInternal, "unknown expression kind", e.span);
 }

@@ -5,6 +5,7 @@
 #include "interp/runtime/colocation.h"
 #include "interp/language/modules.h"
 #include "interp/language/value_convert.h"
+#include "interp/language/iteration.h"
 #include "interp/runtime/interrupt.h"
 
 namespace tfg {
@@ -219,67 +220,21 @@ Result<Flow> Evaluator::ExecWhile(const ast::While& s, const std::shared_ptr<Env
   }
 }
 
-namespace {
-
-// One item of a for loop's iterable; nullopt past the end. Lists are read
-// live (appending while iterating sees the new items, as in Python).
-class Iteration {
- public:
-  static Result<Iteration> Of(const Value& v) {
-    Iteration it;
-    it.v_ = v;
-    switch (v.kind()) {
-      case ValueKind::kList:
-      case ValueKind::kRange: return it;
-      case ValueKind::kString:
-        for (std::string_view c : Characters(v.as_string())) it.chars_.emplace_back(c);
-        return it;
-      case ValueKind::kDict:
-        for (const auto& [k, item] : v.as_dict().entries()) it.keys_.push_back(k);
-        return it;
-      case ValueKind::kTensor:
-        if (v.as_tensor().rank() == 0) return InvalidArgument("cannot iterate over a scalar host tensor");
-        return it;
-      case ValueKind::kGraphTensor:
-      case ValueKind::kVariable:
-        return InvalidArgument(
-            "cannot iterate over {} while the graph is built; run(...) it first, or use while_loop(...)",
-            Describe(v));
-      default: return InvalidArgument("cannot iterate over {}", Describe(v));
-    }
+Status Evaluator::BindLoopVars(const std::vector<std::string>& vars, Value item, Env& env,
+                               const SourceSpan& span) {
+  if (vars.size() == 1) {
+    env.vars[vars[0]] = std::move(item);
+    return Status::OK();
   }
-
-  std::optional<Value> Next() {
-    int64_t i = pos_++;
-    switch (v_.kind()) {
-      case ValueKind::kList:
-        if (i < static_cast<int64_t>(v_.as_list().items.size())) return v_.as_list().items[i];
-        break;
-      case ValueKind::kRange:
-        if (i < v_.as_range().size()) return Value::Int(v_.as_range().at(i));
-        break;
-      case ValueKind::kString:
-        if (i < static_cast<int64_t>(chars_.size())) return Value::Str(chars_[i]);
-        break;
-      case ValueKind::kDict:
-        if (i < static_cast<int64_t>(keys_.size())) return keys_[i];
-        break;
-      case ValueKind::kTensor:
-        if (i < v_.as_tensor().dim(0)) return Value::HostTensor(TensorRow(v_.as_tensor(), i));
-        break;
-      default: break;
-    }
-    return std::nullopt;
+  auto parts = Unpack(item, vars.size());
+  if (!parts.ok()) return Status(parts.status()).WithSpan(span);
+  if (parts->size() != vars.size()) {
+    return Status(Code::kInvalidArgument,
+                  fmt::format("cannot unpack {} values into {} loop variables", parts->size(), vars.size()), span);
   }
-
- private:
-  Value v_;
-  std::vector<Value> keys_;
-  std::vector<std::string> chars_;  // a string's characters (copies: v_ may move)
-  int64_t pos_ = 0;
-};
-
-}  // namespace
+  for (size_t i = 0; i < vars.size(); ++i) env.vars[vars[i]] = (*parts)[i];
+  return Status::OK();
+}
 
 Result<Flow> Evaluator::ExecFor(const ast::For& s, const std::shared_ptr<Env>& env) {
   TFG_ASSIGN_OR_RETURN(Value iterable, Eval(*s.iterable, env));
@@ -287,18 +242,7 @@ Result<Flow> Evaluator::ExecFor(const ast::For& s, const std::shared_ptr<Env>& e
   if (!it.ok()) return Status(it.status()).WithSpan(s.iterable->span);
   while (std::optional<Value> item = it->Next()) {
     if (s.body.empty() && interrupt::Pending()) return Interrupted(s.span);
-    if (s.vars.size() == 1) {
-      env->vars[s.vars[0]] = std::move(*item);
-    } else {
-      auto parts = Unpack(*item, s.vars.size());
-      if (!parts.ok()) return Status(parts.status()).WithSpan(s.span);
-      if (parts->size() != s.vars.size()) {
-        return Status(Code::kInvalidArgument,
-                      fmt::format("cannot unpack {} values into {} loop variables", parts->size(), s.vars.size()),
-                      s.span);
-      }
-      for (size_t i = 0; i < s.vars.size(); ++i) env->vars[s.vars[i]] = (*parts)[i];
-    }
+    TFG_RETURN_IF_ERROR(BindLoopVars(s.vars, std::move(*item), *env, s.span));
     bool stop = false;
     TFG_ASSIGN_OR_RETURN(Flow flow, ExecLoopBody(s.body, env, stop));
     if (stop) return flow;

@@ -5,6 +5,7 @@
 
 #include "ops/core/device.h"
 #include "interp/language/builtins/builtins.h"
+#include "interp/language/completion.h"
 #include "interp/language/evaluator.h"
 #include "interp/runtime/interrupt.h"
 #include "interp/language/modules.h"
@@ -80,11 +81,9 @@ Result<std::string> Interpreter::EvalInteractive(const std::string& text) {
     TFG_RETURN_IF_ERROR(ev.ExecProgram(program, ev.main_globals(), &last));
     // Only a chunk that is one expression shows its value, as the REPL promises.
     if (program->body.size() != 1 || last.is_none()) return std::string();
-    // A list or dict of graph tensors (split(x, 2), [w, b]) shows values too.
-    if (ContainsGraph(last)) {
-      const SourceSpan& span = program->body.back()->span;
-      TFG_ASSIGN_OR_RETURN(last, RunFetches(ev, last, Value(), 0, span));
-    }
+    // Graph tensors echo as what they are (name, dtype, shape, device), as
+    // in TensorFlow: typing `y` must not run it (its placeholders may be
+    // unfed, its run long); run(y) computes it.
     return Repr(last);
   };
   Result<std::string> shown = eval();
@@ -95,39 +94,8 @@ Result<std::string> Interpreter::EvalInteractive(const std::string& text) {
   return shown;
 }
 
-namespace {
-
-const char* const kKeywords[] = {"fn",     "return", "if",    "else", "elif",  "for",  "in",   "while",
-                                 "break",  "continue", "import", "as", "with", "try", "except", "pass",
-                                 "true",   "false",  "none",  "and",  "or",    "not"};
-
-}  // namespace
-
-std::vector<std::string> Interpreter::Completions(const std::string& prefix) {
-  Evaluator& ev = impl_->ev;
-  std::set<std::string> out;
-  size_t dot = prefix.rfind('.');
-  if (dot != std::string::npos) {
-    // "nn.de" completes the names of module nn.
-    std::string object = prefix.substr(0, dot), rest = prefix.substr(dot + 1);
-    Value* v = ev.main_globals()->Lookup(object);
-    if (v && v->is(ValueKind::kModule)) {
-      for (const auto& [name, value] : v->as_module()->globals->vars) {
-        if (name.rfind(rest, 0) == 0) out.insert(object + "." + name);
-      }
-    }
-    return {out.begin(), out.end()};
-  }
-  for (const std::string& name : ev.VisibleNames(ev.main_globals())) {
-    if (name.rfind(prefix, 0) == 0) out.insert(name);
-  }
-  for (const std::string& name : ev.PreludeNames()) {
-    if (name.rfind(prefix, 0) == 0) out.insert(name);
-  }
-  for (const char* kw : kKeywords) {
-    if (std::string_view(kw).rfind(prefix, 0) == 0) out.insert(kw);
-  }
-  return {out.begin(), out.end()};
+std::vector<std::string> Interpreter::Completions(const std::string& prefix, const std::string& line_before) {
+  return CompleteWord(impl_->ev, prefix, line_before);
 }
 
 const Graph& Interpreter::graph() const { return impl_->ev.graph(); }

@@ -57,11 +57,16 @@ class Interpreter {
   // REPL: evaluates one complete chunk (one or more statements) in the
   // persistent top-level scope. When the chunk is a single expression
   // statement whose value is not none, returns its printed form (a graph
-  // tensor is run and its value printed); else "".
+  // tensor echoes as what it is, name, dtype, shape and device: run(x) runs
+  // it); else "".
   Result<std::string> EvalInteractive(const std::string& text);
-  // Names visible at top level plus every op, builtin and prelude function
-  // starting with `prefix`, sorted, for tab completion.
-  std::vector<std::string> Completions(const std::string& prefix);
+  // Tab completion of the word `prefix` (interp/language/completion.cc):
+  // names visible at top level, ops, builtins and prelude functions; after
+  // a dot, a module's members or a value's attributes (`W.`); inside a
+  // call's parentheses (`line_before` is the line up to the word), its
+  // keyword arguments as `name=`. Names starting with '_' only when the
+  // prefix does. Sorted.
+  std::vector<std::string> Completions(const std::string& prefix, const std::string& line_before = "");
 
   const Graph& graph() const;
   // The graph in Graphviz dot syntax (nodes labelled name/op, edges dtype+shape).

@@ -492,12 +492,12 @@ Result<ast::Subscript> AstBuilder::BuildSubscript(TfgParser::SubscriptContext* c
   return subscript;
 }
 
-// atom : INT | FLOAT | STRING | 'true' | 'false' | 'none' | '?' | NAME
-//      | '(' expr ')' | NUMBER_LIST | listLit | dictLit | lambda
+// atom : INT | FLOAT | STRING | FSTRING | 'true' | 'false' | 'none' (or Python's
+//        spellings) | '?' | NAME | group | NUMBER_LIST | listLit | dictLit | lambda
 Result<ast::ExprPtr> AstBuilder::BuildAtom(TfgParser::AtomContext* ctx) {
-  if (ctx->expr() != nullptr) {
+  if (auto* group = ctx->group(); group != nullptr && group->expr().size() == 1 && group->COMMA().empty()) {
     // Parentheses only group; the span grows to cover them.
-    TFG_ASSIGN_OR_RETURN(ast::ExprPtr inner, BuildExpr(ctx->expr()));
+    TFG_ASSIGN_OR_RETURN(ast::ExprPtr inner, BuildExpr(group->expr(0)));
     inner->span = Span(ctx);
     return inner;
   }
@@ -505,6 +505,9 @@ Result<ast::ExprPtr> AstBuilder::BuildAtom(TfgParser::AtomContext* ctx) {
     TFG_RETURN_IF_ERROR(CheckLiteralSize(ctx, "list"));
     return BuildNumberList(text_, ctx->NUMBER_LIST()->getSymbol());
   }
+  if (ctx->group() != nullptr) return BuildTuple(ctx->group());
+  if (ctx->listLit() != nullptr && ctx->listLit()->compFor() != nullptr) return BuildListComp(ctx->listLit());
+  if (ctx->dictLit() != nullptr && ctx->dictLit()->compFor() != nullptr) return BuildDictComp(ctx->dictLit());
   if (ctx->listLit() != nullptr) return BuildList(ctx->listLit());
   if (ctx->dictLit() != nullptr) return BuildDict(ctx->dictLit());
   if (ctx->lambda() != nullptr) return BuildLambda(ctx->lambda());
@@ -522,9 +525,13 @@ Result<ast::ExprPtr> AstBuilder::BuildLiteral(const Token* token) {
       TFG_ASSIGN_OR_RETURN(std::string value, DecodeString(token));
       return MakeExpr<ast::StringLit>(std::move(span), std::move(value));
     }
-    case TfgParser::KW_TRUE: return MakeExpr<ast::BoolLit>(std::move(span), true);
-    case TfgParser::KW_FALSE: return MakeExpr<ast::BoolLit>(std::move(span), false);
-    case TfgParser::KW_NONE: return MakeExpr<ast::NoneLit>(std::move(span));
+    case TfgParser::KW_TRUE:
+    case TfgParser::PY_TRUE: return MakeExpr<ast::BoolLit>(std::move(span), true);
+    case TfgParser::KW_FALSE:
+    case TfgParser::PY_FALSE: return MakeExpr<ast::BoolLit>(std::move(span), false);
+    case TfgParser::KW_NONE:
+    case TfgParser::PY_NONE: return MakeExpr<ast::NoneLit>(std::move(span));
+    case TfgParser::FSTRING: return BuildFString(token);
     case TfgParser::QUESTION: return MakeExpr<ast::UnknownDim>(std::move(span));
     case TfgParser::NAME: return MakeExpr<ast::Name>(std::move(span), std::string(text_.Bytes(token)));
     default: return Internal("parser: unknown literal");
@@ -563,15 +570,19 @@ Result<ast::ExprPtr> AstBuilder::BuildFloat(const Token* token, SourceSpan span)
 // Drops the quotes and decodes \n \t \r \0 \\ \" \' \xNN.
 Result<std::string> AstBuilder::DecodeString(const Token* token) {
   std::string_view raw = text_.Bytes(token);
-  size_t base = text_.Offset(token->getStartIndex());
-  size_t close = raw.size() - 1;  // the closing quote
+  return DecodeEscapes(raw.substr(1, raw.size() - 2), text_.Offset(token->getStartIndex()) + 1);
+}
+
+Result<std::string> AstBuilder::DecodeEscapes(std::string_view raw, size_t base) {
+  const size_t close = raw.size();
   std::string out;
-  for (size_t i = 1; i < close; ++i) {
+  for (size_t i = 0; i < close; ++i) {
     if (raw[i] != '\\') {
       out += raw[i];
       continue;
     }
-    char c = raw[i + 1];  // the lexer guarantees one before the closing quote
+    if (i + 1 >= close) return SyntaxError("a string may not end with a lone '\\'", text_.Span(base + i, base + i));
+    char c = raw[i + 1];
     switch (c) {
       case 'n': out += '\n'; break;
       case 't': out += '\t'; break;
@@ -614,7 +625,7 @@ Status AstBuilder::CheckLiteralSize(size_t begin, size_t end, const char* what) 
                      text_.Span(begin, begin));
 }
 
-// listLit : '[' (expr (',' expr)* ','?)? ']'
+// listLit : '[' (expr (compFor | (',' expr)* ','?))? ']', without compFor
 Result<ast::ExprPtr> AstBuilder::BuildList(TfgParser::ListLitContext* ctx) {
   TFG_RETURN_IF_ERROR(CheckLiteralSize(ctx, "list"));
   auto list = std::make_unique<ast::ListLit>(Span(ctx));
@@ -625,7 +636,8 @@ Result<ast::ExprPtr> AstBuilder::BuildList(TfgParser::ListLitContext* ctx) {
   return ast::ExprPtr(std::move(list));
 }
 
-// dictLit : '{' NEWLINE* (dictItem (NEWLINE* ',' NEWLINE* dictItem)* (NEWLINE* ',')?)? NEWLINE* '}'
+// dictLit : '{' NEWLINE* (dictItem (compFor | (NEWLINE* ',' NEWLINE* dictItem)* (NEWLINE* ',')?))? NEWLINE* '}',
+//           without compFor
 // dictItem : expr ':' expr
 Result<ast::ExprPtr> AstBuilder::BuildDict(TfgParser::DictLitContext* ctx) {
   TFG_RETURN_IF_ERROR(CheckLiteralSize(ctx, "dict"));

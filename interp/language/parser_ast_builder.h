@@ -8,6 +8,10 @@
 
 namespace tfg::parse {
 
+// An expression inside a string, at bytes [begin, end) of `outer`'s text (an
+// f-string's field), parsed with spans into the file (parser_driver.cc).
+Result<ast::ExprPtr> ParseEmbeddedExpr(const TextMap& outer, size_t begin, size_t end, const ParseLimits& limits);
+
 class AstBuilder {
  public:
   AstBuilder(const TextMap& text, const ParseLimits& limits) : text_(text), limits_(limits) {}
@@ -66,6 +70,16 @@ class AstBuilder {
   ExprResult BuildList(TfgParser::ListLitContext* ctx);
   ExprResult BuildDict(TfgParser::DictLitContext* ctx);
   ExprResult BuildLambda(TfgParser::LambdaContext* ctx);
+  // parser_python.cc: what Python programmers write out of habit.
+  ExprResult BuildTuple(TfgParser::GroupContext* ctx);
+  ExprResult BuildListComp(TfgParser::ListLitContext* ctx);
+  ExprResult BuildDictComp(TfgParser::DictLitContext* ctx);
+  Status BuildCompFor(TfgParser::CompForContext* ctx, ast::Comprehension& into);
+  ExprResult BuildFString(const Token* token);
+  Status AddFStringField(std::string_view raw, size_t base, size_t open, size_t close, ast::FString& into);
+  // Decodes the escapes of `raw` (string literal text without its quotes),
+  // which starts at byte `base` of the file.
+  Result<std::string> DecodeEscapes(std::string_view raw, size_t base);
 
   const TextMap& text_;
   const ParseLimits& limits_;

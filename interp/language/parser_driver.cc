@@ -91,8 +91,10 @@ Status OutOfMemory(const TextMap& text, size_t byte) {
 
 // Lexes, checks brackets, parses and builds. ANTLR may throw; the caller
 // catches what this does not.
-Result<std::shared_ptr<ast::Program>> Parse(std::shared_ptr<const SourceFile> file, const ParseLimits& limits) {
+Result<std::shared_ptr<ast::Program>> Parse(std::shared_ptr<const SourceFile> file, const ParseLimits& limits,
+                                            std::shared_ptr<const SourceFile> span_file = nullptr) {
   TextMap text(file);
+  if (span_file) text.ReportSpansIn(std::move(span_file));
   std::unique_ptr<antlr4::CharStream> input;
   if (text.ascii()) {
     input = std::make_unique<AsciiCharStream>(text.text(), "");
@@ -167,6 +169,29 @@ SourceSpan SpanAt(const std::shared_ptr<const SourceFile>& file, size_t offset) 
 }
 
 }  // namespace
+
+namespace parse {
+
+// The expression is parsed from a copy of its line padded to the same line
+// and byte column, `(` in place of the `{` before it and `)` after it, so its
+// spans (taken in `outer`'s file) are where the user wrote it.
+Result<ast::ExprPtr> ParseEmbeddedExpr(const TextMap& outer, size_t begin, size_t end, const ParseLimits& limits) {
+  SourceSpan at = outer.Span(begin, begin);
+  if (at.col < 2) return Internal("parser: an embedded expression must follow its brace");
+  std::string padded(static_cast<size_t>(at.line - 1), '\n');
+  padded.append(static_cast<size_t>(at.col - 2), ' ');
+  padded += '(';
+  padded.append(outer.text(), begin, end - begin);
+  padded += ")\n";
+  auto file = std::make_shared<SourceFile>(at.file->path(), std::move(padded));
+  TFG_ASSIGN_OR_RETURN(std::shared_ptr<ast::Program> program, Parse(file, limits, at.file));
+  if (program->body.size() != 1 || program->body[0]->kind != ast::StmtKind::kExpr) {
+    return SyntaxError("expected one expression inside the braces of an f-string", outer.Span(begin, end - 1));
+  }
+  return std::move(static_cast<ast::ExprStmt&>(*program->body[0]).expr);
+}
+
+}  // namespace parse
 
 Result<std::shared_ptr<ast::Program>> ParseProgram(std::shared_ptr<const SourceFile> file,
                                                    const ParseLimits& limits) {

@@ -13,6 +13,7 @@ bool OpensListLiteral(size_t previous) {
   switch (previous) {
     case TfgParser::INT: case TfgParser::FLOAT: case TfgParser::STRING: case TfgParser::NAME:
     case TfgParser::KW_TRUE: case TfgParser::KW_FALSE: case TfgParser::KW_NONE: case TfgParser::QUESTION:
+    case TfgParser::PY_TRUE: case TfgParser::PY_FALSE: case TfgParser::PY_NONE: case TfgParser::FSTRING:
     case TfgParser::RPAREN: case TfgParser::RBRACK: case TfgParser::RBRACE: case TfgParser::NUMBER_LIST:
     case TfgParser::UNTERMINATED_STRING: case TfgParser::ERROR_CHAR:
       return false;

@@ -25,6 +25,7 @@ bool OpensBlock(size_t previous_type) {
     case TfgParser::NAME: case TfgParser::INT: case TfgParser::FLOAT: case TfgParser::NUMBER_LIST:
     case TfgParser::STRING: case TfgParser::KW_TRUE: case TfgParser::KW_FALSE:
     case TfgParser::KW_NONE: case TfgParser::QUESTION: case TfgParser::KW_ELSE:
+    case TfgParser::PY_TRUE: case TfgParser::PY_FALSE: case TfgParser::PY_NONE: case TfgParser::FSTRING:
     case TfgParser::KW_TRY: case TfgParser::KW_EXCEPT:
       return true;
     default:
@@ -60,6 +61,20 @@ void ForEachChild(const ast::Expr& e, F&& f) {
     case ast::ExprKind::kDict:
       each(static_cast<const ast::DictLit&>(e).keys);
       each(static_cast<const ast::DictLit&>(e).values);
+      break;
+    case ast::ExprKind::kListComp:
+    case ast::ExprKind::kDictComp: {
+      const auto& c = static_cast<const ast::Comprehension&>(e);
+      f(c.element.get());
+      f(c.value.get());
+      for (const ast::CompFor& clause : c.clauses) {
+        f(clause.iterable.get());
+        each(clause.conditions);
+      }
+      break;
+    }
+    case ast::ExprKind::kFString:
+      for (const ast::FStringPart& part : static_cast<const ast::FString&>(e).parts) f(part.expr.get());
       break;
     default: break;
   }
@@ -264,6 +279,7 @@ std::string SyntaxErrors::Describe(const Token* t) const {
     case TfgParser::INT:
     case TfgParser::FLOAT: return fmt::format("number {}", bytes);
     case TfgParser::NUMBER_LIST: return "'['";
+    case TfgParser::FSTRING: return "an f-string";
     case TfgParser::STRING: {
       if (bytes.size() <= 24) return fmt::format("string {}", bytes);
       size_t cut = 20;
@@ -282,7 +298,8 @@ std::string SyntaxErrors::DescribeExpected(size_t type) const {
     case Token::EOF: return "end of file";
     case TfgParser::NEWLINE: return "a newline";
     case TfgParser::NAME: return "a name";
-    case TfgParser::STRING: return "a string";
+    case TfgParser::STRING:
+    case TfgParser::FSTRING: return "a string";
     case TfgParser::INT:
     case TfgParser::FLOAT: return "a number";
     case TfgParser::NUMBER_LIST: return "'['";
@@ -382,8 +399,12 @@ Status SyntaxErrors::Report(const std::optional<ParseIssue>& parse,
 // Messages derived from the set of tokens the parser could have accepted.
 std::optional<std::string> SyntaxErrors::ExpectedSetMessage(const ParseIssue& issue, const std::string& found) const {
   std::vector<ssize_t> expected;
+  // After a list's or dict's first item, 'for' would start a comprehension:
+  // true, but "expected ',' or ']'" is what the writer of `[1 2]` needs.
+  const bool in_literal = issue.rule == TfgParser::RuleListLit || issue.rule == TfgParser::RuleDictLit;
   for (ssize_t type : issue.expected.toList()) {
-    if (type != TfgParser::NEWLINE) expected.push_back(type);
+    if (type == TfgParser::NEWLINE || (in_literal && type == TfgParser::KW_FOR)) continue;
+    expected.push_back(type);
   }
   auto has = [&](size_t type) {
     return std::find(expected.begin(), expected.end(), static_cast<ssize_t>(type)) != expected.end();
@@ -408,7 +429,7 @@ std::optional<std::string> SyntaxErrors::ExpectedSetMessage(const ParseIssue& is
     // Call arguments, parameters, subscripts, lists and dicts separate their
     // items with commas; grouping parentheses and blocks don't.
     bool list = comma_or_close || closer == TfgParser::RBRACK || issue.rule == TfgParser::RuleDictLit ||
-                (closer == TfgParser::RPAREN && issue.rule != TfgParser::RuleAtom);
+                (closer == TfgParser::RPAREN && issue.rule != TfgParser::RuleAtom && issue.rule != TfgParser::RuleGroup);
     if (list) return fmt::format("expected ',' or {}, found {}", vocab_.getLiteralName(closer), found);
     return CloseMessage(*opener, issue.token);
   }

@@ -61,6 +61,10 @@ class TextMap {
   explicit TextMap(std::shared_ptr<const SourceFile> file);
 
   const std::shared_ptr<const SourceFile>& file() const { return file_; }
+  // Spans name `file` instead of the text's own: an f-string's expression
+  // is parsed from a copy padded to its place, so its spans point into the
+  // real file (line, column and excerpt).
+  void ReportSpansIn(std::shared_ptr<const SourceFile> file) { span_file_ = std::move(file); }
   // The file's own text when it is valid UTF-8 without a byte order mark.
   const std::string& antlr_text() const { return copied_ ? antlr_text_ : text(); }
   const std::string& text() const { return file_->text(); }
@@ -77,7 +81,7 @@ class TextMap {
   SourceSpan Span(size_t begin, size_t last) const {
     auto [line, col] = Position(begin);
     auto [end_line, end_col] = Position(std::max(begin, last));
-    return SourceSpan{file_, line, col, end_line, end_col};
+    return SourceSpan{span_file_ ? span_file_ : file_, line, col, end_line, end_col};
   }
   // The token's text; not for EOF (see SyntaxErrors::TokenSpan).
   SourceSpan TokenSpan(const Token* t) const {
@@ -106,6 +110,7 @@ class TextMap {
   };
 
   std::shared_ptr<const SourceFile> file_;
+  std::shared_ptr<const SourceFile> span_file_;  // null: file_
   bool copied_ = false;
   std::string antlr_text_;           // only when it differs from the file's text
   size_t code_points_ = 0;

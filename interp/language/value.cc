@@ -9,6 +9,7 @@
 #include "interp/language/container_path.h"
 #include "interp/language/value_convert.h"
 #include "interp/language/value_walk.h"
+#include "interp/runtime/colocation.h"
 
 namespace tfg {
 
@@ -306,6 +307,19 @@ std::string ContextRepr(const ContextValue& c) {
   return "<context>";
 }
 
+// ` device="/job:ps/task:0"` when the node asks for a device, else "".
+std::string DeviceNote(const Node* node) {
+  const std::string device = SplitDeviceRequest(node->requested_device()).device;
+  return device.empty() ? "" : " device=" + QuoteString(device);
+}
+
+// A string scalar (a record key fetched by run()) quoted like a string,
+// so that it reads as one inside a list; other tensors in NumPy's layout.
+std::string TensorRepr(const Tensor& t) {
+  if (t.dtype() == DType::kString && t.rank() == 0) return QuoteString(TensorElement(t, 0).as_string());
+  return FormatTensor(t);
+}
+
 std::string ReprAt(const Value& v, ContainerPath& path) {
   switch (v.kind()) {
     case ValueKind::kNone: return "none";
@@ -315,14 +329,15 @@ std::string ReprAt(const Value& v, ContainerPath& path) {
     case ValueKind::kString: return QuoteString(v.as_string());
     case ValueKind::kList:
     case ValueKind::kDict: return ContainerRepr(v, path);
-    case ValueKind::kTensor: return FormatTensor(v.as_tensor());
+    case ValueKind::kTensor: return TensorRepr(v.as_tensor());
     case ValueKind::kGraphTensor: {
       const Output& o = v.as_output();
-      return fmt::format("<tensor \"{}\" {}>", OutputName(o), TypeAndShape(o.dtype(), o.shape()));
+      return fmt::format("<tensor \"{}\" {}{}>", OutputName(o), TypeAndShape(o.dtype(), o.shape()), DeviceNote(o.node));
     }
     case ValueKind::kVariable: {
       const auto& var = *v.as_variable();
-      return fmt::format("<variable \"{}\" {}>", OutputName(var.output()), TypeAndShape(var.dtype(), var.shape()));
+      return fmt::format("<variable \"{}\" {}{}>", OutputName(var.output()), TypeAndShape(var.dtype(), var.shape()),
+                         DeviceNote(var.node));
     }
     case ValueKind::kOp: return fmt::format("<op \"{}\">", v.as_op()->name());
     case ValueKind::kFunction: return "<fn " + v.as_function()->def->name + ">";
@@ -349,6 +364,9 @@ std::string Repr(const Value& v) {
 
 std::string ToDisplayString(const Value& v) {
   if (v.is(ValueKind::kString)) return v.as_string();
+  if (v.is(ValueKind::kTensor) && v.as_tensor().dtype() == DType::kString && v.as_tensor().rank() == 0) {
+    return FormatTensor(v.as_tensor());
+  }
   return Repr(v);
 }
 

@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pty_session import PtySession  # noqa: E402
 
 TFG = None
+DOCS_OPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "ops.md")
 PROMPT = r"tfg> "
 MORE = r"\.\.\.> "
 
@@ -125,8 +126,108 @@ class ReplTest(unittest.TestCase):
 
     def test_tab_completes_an_op(self):
         s = self.start()
-        s.send("matm\t(constant([[1.5]]), constant([[2.0]]))\r")
+        s.send("run(matm\t(constant([[1.5]]), constant([[2.0]])))\r")
         s.expect(r"\r\n\[\[3\.\]\]\r\n")  # 1.5 * 2.0
+        self.quit(s)
+
+    def test_tab_completes_attributes(self):
+        s = self.start()
+        self.eval_silent(s, "W = variable([[1.0, 2.0], [3.0, 4.0]], name=\"W\")")
+        s.send("W.sha\t\r")  # W.sha alone would be an unknown attribute
+        s.expect(r"\r\n\[2, 2\]\r\n")
+        s.expect(PROMPT)
+        self.quit(s)
+
+    def test_tab_completes_keyword_arguments(self):
+        s = self.start()
+        self.eval_silent(s, "x = placeholder(f32, [2])")
+        s.send("run(x * 2.0, feed_d\t{x: [1.0, 4.0]})\r")
+        s.expect(r"\r\n\[2\. 8\.\]\r\n")  # feed_d= alone would be an unknown keyword
+        s.expect(PROMPT)
+        self.quit(s)
+
+    def test_tab_hides_private_module_members(self):
+        s = self.start()
+        self.eval_silent(s, "import nn")
+        s.send("nn.\t\t")  # twice: the list of candidates
+        listing = s.expect(r"(?s)nn\.dense.*?" + PROMPT + "nn\\.", timeout=10).group(0).decode(errors="replace")
+        self.assertNotIn("_pair", listing)
+        self.assertNotIn("_conv2d", listing)
+        s.send("\x15")  # Ctrl-U: clear the line
+        # A top-level private name is offered once its '_' is typed.
+        self.eval_silent(s, "_my_private = 7")
+        s.send("_my_pr\t + 1\r")
+        s.expect(r"\r\n8\r\n")
+        self.quit(s)
+
+    def test_graph_tensors_echo_without_running(self):
+        # As TensorFlow shows a tf.Tensor: typing y must not run it (x is unfed).
+        s = self.start()
+        self.eval_silent(s, "x = placeholder(f32, [?, 2], name=\"x\")")
+        self.eval_silent(s, "W = variable([[1.0, 2.0], [3.0, 4.0]], name=\"W\")")
+        self.eval_silent(s, "y = matmul(x, W, name=\"MatMul\")")
+        self.eval(s, "y", r'<tensor "MatMul:0" f32\[\?, 2\]>')
+        self.eval(s, "W", r'<variable "W:0" f32\[2, 2\]>')
+        with_device = 'with device("/cpu:0") { z = relu(x, name="r") }'
+        self.eval_silent(s, with_device)
+        self.eval(s, "z", r'<tensor "r:0" f32\[\?, 2\] device="/device:cpu:0">')
+        self.eval(s, "[y, 1]", r'\[<tensor "MatMul:0" f32\[\?, 2\]>, 1\]')
+        self.eval_silent(s, "init()")
+        # [1, 1] @ W = [1 + 3, 2 + 4], by hand
+        self.eval(s, "run(y, feed_dict={x: [[1.0, 1.0]]})", r"\[\[4\. 6\.\]\]")
+        self.quit(s)
+
+    def test_strings_inside_containers_print_quoted(self):
+        s = self.start()
+        self.eval(s, '["a", run(constant("b.rec:0")), 1]', r'\["a", "b\.rec:0", 1\]')
+        self.quit(s)
+
+    def test_else_may_start_the_next_line_at_the_prompt(self):
+        s = self.start()
+        self.eval_silent(s, "x = 3")
+        s.send("if x > 5 {\r")
+        s.expect(MORE)
+        s.send('  print("big")\r')
+        s.expect(MORE)
+        s.send("}\r")
+        s.expect(MORE)  # the if waits for a possible else
+        s.send('else { print("small") }\r')
+        s.expect(MORE)  # and an elif could still follow
+        s.send("\r")
+        s.expect(r"\r\nsmall\r\n" + PROMPT)
+        # An empty line runs an if that has no else, as in Python.
+        s.send('if x == 3 { print("three") }\r')
+        s.expect(MORE)
+        s.send("\r")
+        s.expect(r"\r\nthree\r\n" + PROMPT)
+        # Any other line runs the if, then is read as the next statement.
+        s.send('if x == 3 { print("again") }\r')
+        s.expect(MORE)
+        s.send("x + 1\r")
+        s.expect(r"\r\nagain\r\n4\r\n" + PROMPT)
+        s.send("try { error(\"boom\") }\r")
+        s.expect(MORE)
+        s.send("except as e { print(\"caught\", e) }\r")
+        s.expect(MORE)
+        s.send("\r")
+        s.expect(r"\r\ncaught boom\r\n" + PROMPT)
+        self.quit(s)
+
+    def test_help_and_dir(self):
+        s = self.start()
+        s.send("help(relu)\r")
+        shown = s.expect(r"(?s)help\(relu\)\r\n(.*?)" + PROMPT).group(1).decode().replace("\r\n", "\n")
+        # The same text as relu's section of docs/ops.md (the kernels line
+        # depends on whether this build has CUDA).
+        with open(DOCS_OPS) as f:
+            ops_md = f.read()
+        section = ops_md[ops_md.index("## relu\n"):ops_md.index("## relu6\n")]
+        strip = lambda text: [l for l in text.strip().splitlines() if not l.startswith("- **kernels:**")]
+        self.assertEqual(strip(shown), strip(section))
+        s.send("help(run)\r")
+        s.expect(r"run\(fetches, feed=none, timeout=none, feed_dict=none\)\r\n\r\nRuns the graph")
+        s.expect(PROMPT)
+        self.eval(s, "dir(constant(1.0))", r'\["device", "dtype", "name", "ndim", "op", "shape", "size"\]')
         self.quit(s)
 
     def test_ctrl_c_exits(self):
@@ -144,6 +245,30 @@ class ReplTest(unittest.TestCase):
         s.send("\x03", wait_for_editor=False)  # the line editor is not reading now
         s.expect(r"\r\n<stdin>:1:1: error: interrupted \(Ctrl-C\)\r\n 1 \| " + re.escape(line))
         s.expect(PROMPT, timeout=10)
+
+    def test_ctrl_c_keeps_the_model(self):
+        # The target: define a model, start a long run(), Ctrl-C;
+        # the prompt returns and the variables still hold their values.
+        s = self.start()
+        self.eval_silent(s, "x = placeholder(f32, [?, 2], name=\"x\")")
+        self.eval_silent(s, "W = variable([[1.0, 2.0], [3.0, 4.0]], name=\"W\")")
+        self.eval_silent(s, "y = x @ W")
+        self.eval_silent(s, "init()")
+        self.eval(s, "run(assign_add(W, [[1.0, 1.0], [1.0, 1.0]]))", r"\[\[2\. 3\.\]\r\n \[4\. 5\.\]\]")
+        self.eval_silent(s, "n = 0")
+        self.eval_silent(s, "r = while_loop(fn(i) { i < 2000000000 }, fn(i) { [i + 1] }, [0])")
+        self.interrupt(s, "run(r)")
+        line = "for i in range(1000000000) { n = i }"  # a host loop: stops at its next statement
+        s.send(line + "\r")
+        s.expect(re.escape(line) + r"\r\n")
+        time.sleep(0.5)
+        s.send("\x03", wait_for_editor=False)
+        s.expect(r"<stdin>:1:30: error: interrupted \(Ctrl-C\)")
+        s.expect(PROMPT, timeout=10)
+        self.eval(s, "run(W)", r"\[\[2\. 3\.\]\r\n \[4\. 5\.\]\]")
+        self.eval(s, "run(y, feed={x: [[1.0, 0.0]]})", r"\[\[2\. 3\.\]\]")  # first row of W
+        self.eval(s, "n > 0", "true")  # the host loop had run, and its variable stays
+        self.quit(s)
 
     def test_ctrl_c_cancels_the_running_statement(self):
         # As in Python: the statement stops, the session and its variables stay.
@@ -227,11 +352,13 @@ class PipedReplTest(unittest.TestCase):
         self.assertEqual(r.stdout.splitlines(), ["caught boom", "after"])
         self.assertEqual(r.stderr, "")
 
-    def test_lists_and_dicts_of_graph_tensors_show_values(self):
-        text = "c = constant([[1, 2], [3, 4]])\nsplit(c, 2)\n{\"c\": c[0]}\n[c[1], 5]\n"
+    def test_graph_tensors_echo_without_running(self):
+        text = "c = constant([[1, 2], [3, 4]], name=\"c\")\nsplit(c, 2, name=\"parts\")\n" \
+               "{\"c\": c}\nrun([c[1], 5])\n"
         r = piped(text)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(r.stdout.splitlines(), ["[[[1 2]], [[3 4]]]", '{"c": [1 2]}', "[[3 4], 5]"])
+        self.assertEqual(r.stdout.splitlines(), ['[<tensor "parts:0" i32[1, 2]>, <tensor "parts:1" i32[1, 2]>]',
+                                                 '{"c": <tensor "c:0" i32[2, 2]>}', "[[3 4], 5]"])
 
     def test_trace_and_stats_are_written_when_the_session_ends(self):
         trace = os.path.join(tempfile.mkdtemp(prefix="tfg_repl_"), "t.json")
@@ -247,7 +374,7 @@ class PipedReplTest(unittest.TestCase):
     def test_lines_that_build_nodes_are_not_a_loop(self):
         # Each entry is a file of its own, all "<stdin>" from line 1: the
         # warning about a loop building nodes must not take them for one.
-        text = "constant(1.0)\nconstant(2.0) + 1.0\nconstant(3.0) * 2.0\nconstant(4.0)\n"
+        text = "run(constant(1.0))\nrun(constant(2.0) + 1.0)\nrun(constant(3.0) * 2.0)\nrun(constant(4.0))\n"
         r = piped(text)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines(), ["1.0", "3.0", "6.0", "4.0"])

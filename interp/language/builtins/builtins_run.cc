@@ -227,15 +227,20 @@ Result<Value> RunBuiltin(BuiltinContext& ev, BoundArgs& args) {
                     args.spans[2]);
     }
   }
-  return RunFetches(ev, args[0], args[1], timeout, args.span);
+  // feed_dict= is TensorFlow's name for feed=: either may be given, not both.
+  if (args.given[1] && args.given[3]) {
+    return Status(Code::kInvalidArgument, "run(): give feed= or feed_dict= (the same thing), not both",
+                  args.spans[3]);
+  }
+  return RunFetches(ev, args[0], args.given[3] ? args[3] : args[1], timeout, args.span);
 }
 
 const BuiltinRegistrar kRunBuiltins({
-    {"run", {{"fetches", std::nullopt}, {"feed", Value()}, {"timeout", Value()}},
+    {"run", {{"fetches", std::nullopt}, {"feed", Value()}, {"timeout", Value()}, {"feed_dict", Value(), true}},
      "Runs the graph for the fetches (a graph tensor, op, variable, or a list/dict of them; host values come back "
      "as they are) with feed = "
      "{placeholder: host value}; returns the same structure with host tensors (none for ops). Only what the "
-     "fetches need runs. timeout in seconds.",
+     "fetches need runs. timeout in seconds. feed_dict= is another name for feed=, as TensorFlow spells it.",
      RunBuiltin},
 });
 

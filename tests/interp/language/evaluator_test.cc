@@ -302,7 +302,10 @@ TEST(EvaluatorTest, EvalInteractive) {
   EXPECT_EQ(*interp.EvalInteractive("a * 3\n"), "6");
   EXPECT_EQ(*interp.EvalInteractive("\"s\"\n"), "\"s\"");
   EXPECT_EQ(*interp.EvalInteractive("c = constant([1, 2])\nc + a\n"), "");  // two statements: no value shown
-  EXPECT_EQ(*interp.EvalInteractive("c + a\n"), "[3 4]");                    // a graph tensor is run
+  // A graph tensor echoes as what it is, as TensorFlow's does; run() computes it
+  // (add_1: the chunk before made the first add).
+  EXPECT_EQ(*interp.EvalInteractive("c + a\n"), "<tensor \"add_1:0\" i32[2]>");
+  EXPECT_EQ(*interp.EvalInteractive("run(c + a)\n"), "[3 4]");
   EXPECT_EQ(*interp.EvalInteractive("print(a)\n"), "");
   EXPECT_EQ(out.str(), "2\n");
   EXPECT_FALSE(interp.EvalInteractive("nope\n").ok());
@@ -327,6 +330,22 @@ TEST(EvaluatorTest, Completions) {
   EXPECT_NE(std::find(g.begin(), g.end(), "glorot_uniform"), g.end());
   auto t = interp.Completions("_tower");
   EXPECT_TRUE(t.empty());
+  // Attributes of a value, keyword arguments inside a call, private names
+  // only when asked for.
+  ASSERT_TRUE(interp.RunSource("u.tfg", "W = variable([1.0], name=\"W\")\n_secret = 1\n").ok());
+  EXPECT_EQ(interp.Completions("W.sh"), std::vector<std::string>({"W.shape"}));
+  EXPECT_EQ(interp.Completions("W.i"), std::vector<std::string>({"W.initializer"}));
+  auto has = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  auto feeds = interp.Completions("feed", "run(W, ");
+  EXPECT_TRUE(has(feeds, "feed=") && has(feeds, "feed_dict=")) << feeds.size();
+  EXPECT_TRUE(has(interp.Completions("time", "x = run(W, feed={}, "), "timeout="));
+  EXPECT_FALSE(has(interp.Completions("time", "x = run(W)"), "timeout="));  // the call is closed
+  auto transposes = interp.Completions("transpose_", "matmul(W, [f(1)], ");
+  EXPECT_TRUE(has(transposes, "transpose_a=") && has(transposes, "transpose_b="));
+  EXPECT_EQ(interp.Completions("_sec"), std::vector<std::string>({"_secret"}));
+  for (const std::string& name : interp.Completions("")) EXPECT_NE(name[0], '_') << name;
 }
 
 TEST(EvaluatorTest, GraphToDot) {
