@@ -1,5 +1,4 @@
 // import_graph_def and export_graph_def: TensorFlow GraphDefs from scripts.
-#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -7,22 +6,10 @@
 #include "interp/interop/graph_def_io.h"
 #include "interp/interop/importer.h"
 #include "interp/language/builtins/builtins.h"
+#include "interp/language/builtins/path_arg.h"
 
 namespace tfg {
 namespace {
-
-namespace fs = std::filesystem;
-
-// Relative to the calling script's folder, as load_npy's paths are.
-Result<std::string> ScriptPath(const BoundArgs& args, size_t i) {
-  TFG_ASSIGN_OR_RETURN(std::string path, StringArg(args, i));
-  if (path.empty()) return Status(Code::kInvalidArgument, args.def->name + ": the path is empty", args.spans[i]);
-  if (fs::path(path).is_absolute() || !args.span.file) return path;
-  const std::string& script = args.span.file->path();
-  if (script.empty() || script.front() == '<') return path;
-  fs::path dir = fs::path(script).parent_path();
-  return dir.empty() ? path : (dir / path).lexically_normal().string();
-}
 
 Result<std::map<std::string, Output>> InputMap(BuiltinContext& ev, const BoundArgs& args, size_t i) {
   std::map<std::string, Output> out;
@@ -45,7 +32,7 @@ Result<std::map<std::string, Output>> InputMap(BuiltinContext& ev, const BoundAr
 }
 
 Result<Value> ImportGraphDefBuiltin(BuiltinContext& ev, BoundArgs& args) {
-  TFG_ASSIGN_OR_RETURN(std::string path, ScriptPath(args, 0));
+  TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
   interop::ImportOptions opts;
   opts.span = args.span;
   TFG_ASSIGN_OR_RETURN(opts.input_map, InputMap(ev, args, 1));
@@ -83,7 +70,7 @@ Result<std::map<const Node*, Tensor>> VariableValues(BuiltinContext& ev, const B
 }
 
 Result<Value> ExportGraphDefBuiltin(BuiltinContext& ev, BoundArgs& args) {
-  TFG_ASSIGN_OR_RETURN(std::string path, ScriptPath(args, 0));
+  TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
   interop::ExportOptions opts;
   if (!args[1].is_none()) {
     TFG_ASSIGN_OR_RETURN(std::vector<Node*> roots, ev.ControlNodes(args[1], args.spans[1]));

@@ -59,8 +59,36 @@ std::string ScopeStack::VariableDevice(int64_t bytes) {
 
 void ScopeStack::PushScope(const std::string& name) {
   State s = current();
-  if (!name.empty()) s.name_prefix += name + "/";
+  if (!name.empty() && name.back() == '/') {
+    s.name_prefix = name;
+  } else if (!name.empty()) {
+    s.name_prefix += name + "/";
+  }
   states_.push_back(std::move(s));
+}
+
+namespace {
+
+// Whether a node is named `full` or sits in the scope `full`.
+bool ScopeInGraph(const Graph& graph, const std::string& full) {
+  if (graph.FindNode(full)) return true;
+  const std::string prefix = full + "/";
+  for (const auto& node : graph.nodes()) {
+    if (node->name().compare(0, prefix.size(), prefix) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string ScopeStack::UniqueScope(const Graph& graph, const std::string& base) {
+  const std::string& prefix = current().name_prefix;
+  std::string name = base;
+  for (int n = 1; reserved_scopes_.count(prefix + name) || ScopeInGraph(graph, prefix + name); ++n) {
+    name = base + "_" + std::to_string(n);
+  }
+  reserved_scopes_.insert(prefix + name);
+  return name;
 }
 
 void ScopeStack::PushDeps(const std::vector<Node*>& nodes) {
@@ -119,7 +147,11 @@ Status CheckName(const std::string& name, const char* what) {
 
 }  // namespace
 
-Status CheckScopeName(const std::string& name) { return CheckName(name, "scope name"); }
+Status CheckScopeName(const std::string& name) {
+  // An absolute scope ends in '/'; the rest follows the node name rules.
+  if (name.size() > 1 && name.back() == '/') return CheckName(name.substr(0, name.size() - 1), "scope name");
+  return CheckName(name, "scope name");
+}
 Status CheckNodeName(const std::string& name) { return CheckName(name, "node name"); }
 
 }  // namespace tfg

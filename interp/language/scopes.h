@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "interp/runtime/device_spec.h"
@@ -54,7 +55,13 @@ class ScopeStack {
   // Each push starts from a copy of the current state; Pop restores it.
   void PushDevice(const DeviceSpec& spec, bool clear);
   void PushDeviceSetter(std::shared_ptr<ReplicaDeviceSetter> setter);
+  // `name` is relative to the current scope; a name ending in '/'
+  // ("layer1/kernel/") is absolute and replaces it, as in TensorFlow.
   void PushScope(const std::string& name);
+  // `base`, or base_1, base_2, ... : the first that names no node and no
+  // scope made by UniqueScope in the current scope yet (TensorFlow's
+  // uniquification, so a second nn.dense is dense_1/...). Reserves it.
+  std::string UniqueScope(const Graph& graph, const std::string& base);
   void PushDeps(const std::vector<Node*>& nodes);
   void PushContainer(const std::string& name);
   void PushColocate(const std::string& node_name, const DeviceSpec& node_device = DeviceSpec());
@@ -63,6 +70,7 @@ class ScopeStack {
 
  private:
   std::vector<State> states_;
+  std::unordered_set<std::string> reserved_scopes_;  // full names, "layer1/dense"
 };
 
 // Pops the scope pushed just before it when leaving the block, also when the

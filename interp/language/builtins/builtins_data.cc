@@ -1,39 +1,23 @@
-// Data in and out of scripts: load_idx, load_npy, save_npy, load_csv. They
+// Data in and out of scripts: load_idx, load_npy, save_npy, load_npz,
+// save_npz, load_csv. They
 // run at once and return host tensors (feed them, or wrap them in
 // constant()). The file formats live in interp/data/, free of interpreter
 // types so that in-graph readers can use them too.
-#include <filesystem>
 
 #include "interp/language/builtins/builtins.h"
+#include "interp/language/builtins/path_arg.h"
 #include "interp/data/csv.h"
 #include "interp/data/idx.h"
 #include "interp/data/npy.h"
+#include "interp/data/npz.h"
 #include "interp/language/value_convert.h"
 
 namespace tfg {
 namespace {
 
-namespace fs = std::filesystem;
-
 // A reader's error, prefixed with the builtin's name and placed at the call.
 Status ReaderError(const BoundArgs& args, Status s) {
   return s.Prepend(args.def->name + ": ").WithSpan(args.span);
-}
-
-// Relative paths are relative to the directory of the script the call is
-// written in, as imports are; the REPL and unnamed sources use the working
-// directory.
-Result<std::string> PathArg(const BoundArgs& args, size_t i) {
-  TFG_ASSIGN_OR_RETURN(std::string path, StringArg(args, i));
-  if (path.empty()) return Status(Code::kInvalidArgument, args.def->name + ": the path is empty", args.spans[i]);
-  fs::path p(path);
-  const SourceSpan& span = args.span;
-  if (p.is_absolute() || !span.file) return path;
-  const std::string& script = span.file->path();
-  if (script.empty() || script.front() == '<') return path;
-  fs::path dir = fs::path(script).parent_path();
-  if (dir.empty()) return path;
-  return (dir / p).lexically_normal().string();
 }
 
 Result<std::optional<DType>> DTypeArg(const BoundArgs& args, size_t i) {
@@ -105,6 +89,52 @@ Result<Value> SaveNpy(BuiltinContext& ev, BoundArgs& args) {
   return Value();
 }
 
+// load_npz: a dict {name: host tensor} in the archive's order, as np.load
+// gives an NpzFile keyed by name.
+Result<Value> LoadNpz(BuiltinContext&, BoundArgs& args) {
+  TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
+  Result<data::NamedArrays> arrays = data::ReadNpzFile(path);
+  if (!arrays.ok()) return ReaderError(args, arrays.status());
+  Value dict = Value::NewDict();
+  for (auto& [name, tensor] : *arrays) {
+    TFG_RETURN_IF_ERROR(dict.as_dict().Set(Value::Str(name), Value::HostTensor(std::move(tensor))));
+  }
+  return dict;
+}
+
+Result<Value> SaveNpz(BuiltinContext& ev, BoundArgs& args) {
+  TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
+  if (!args[1].is(ValueKind::kDict)) {
+    return Status(Code::kInvalidArgument,
+                  fmt::format("{}: 'arrays' must be a dict {{name: host tensor}}, got {}", args.def->name,
+                              Describe(args[1])),
+                  args.spans[1]);
+  }
+  TFG_ASSIGN_OR_RETURN(bool compressed, BoolArg(args, 2));
+  data::NamedArrays arrays;
+  for (const auto& [key, item] : args[1].as_dict().entries()) {
+    if (!key.is(ValueKind::kString) || key.as_string().empty()) {
+      return Status(Code::kInvalidArgument,
+                    fmt::format("{}: the keys of 'arrays' are the names in the archive (non-empty strings), got {}",
+                                args.def->name, Describe(key)),
+                    args.spans[1]);
+    }
+    if (ContainsGraph(item)) {
+      return Status(Code::kInvalidArgument,
+                    fmt::format("{}: '{}' is {}; save host values (run(x) gives one)", args.def->name,
+                                key.as_string(), Describe(item)),
+                    args.spans[1]);
+    }
+    Result<Tensor> t = ToTensor(item);
+    if (!t.ok()) return Status(t.status()).Prepend(fmt::format("{}: '{}': ", args.def->name, key.as_string())).WithSpan(args.spans[1]);
+    arrays.emplace_back(key.as_string(), std::move(t).value());
+  }
+  if (ev.options().check_only) return Value();
+  Status s = data::WriteNpzFile(path, arrays, compressed);
+  if (!s.ok()) return ReaderError(args, s);
+  return Value();
+}
+
 Result<Value> LoadCsv(BuiltinContext&, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
   data::CsvOptions options;
@@ -134,16 +164,25 @@ const BuiltinRegistrar kDataBuiltins({
     {"load_idx", {Req("path"), Opt("dtype", Value()), Opt("scale", Value())},
      "Reads an IDX file (MNIST, Fashion-MNIST; gzipped or not) into a host tensor: u8/i8/i16/i32 data as i32, "
      "f32 and f64 as they are. dtype= converts (cast), scale= multiplies (integer data becomes f32): "
-     "load_idx(\"train-images-idx3-ubyte.gz\", scale=1/255). Relative paths are relative to the script.",
+     "load_idx(\"train-images-idx3-ubyte.gz\", scale=1/255). Relative paths are relative to the working directory.",
      LoadIdx},
     {"load_npy", {Req("path"), Opt("dtype", Value()), Opt("scale", Value())},
      "Reads a NumPy .npy file into a host tensor (f16 f32 f64 i32 i64 bool; narrower integers as i32, u32/u64 "
-     "as i64; Fortran order and big-endian files are converted). dtype= and scale= as in load_idx.",
+     "as i64; 'S' and 'U' strings as string; Fortran order and big-endian files are converted). dtype= and scale= as in load_idx.",
      LoadNpy},
     {"save_npy", {Req("path"), Req("tensor")},
-     "Writes a host tensor (or host data) as a NumPy .npy file that np.load reads; the file is replaced "
-     "atomically. Writes nothing in check mode.",
+     "Writes a host tensor (or host data) as a NumPy .npy file that np.load reads (strings as '<U', or '|S' "
+     "when one is not UTF-8); the file is replaced atomically. Writes nothing in check mode.",
      SaveNpy},
+    {"load_npz", {Req("path")},
+     "Reads a NumPy .npz archive (np.savez, np.savez_compressed) into a dict {name: host tensor}, in the "
+     "archive's order; each array as load_npy reads it.",
+     LoadNpz},
+    {"save_npz", {Req("path"), Req("arrays"), Opt("compressed", Value::Bool(true))},
+     "Writes a dict {name: host tensor} as a NumPy .npz archive that np.load reads: deflated as "
+     "np.savez_compressed does, or stored as np.savez does with compressed=false. Replaced atomically; "
+     "writes nothing in check mode.",
+     SaveNpz},
     {"load_csv",
      {Req("path"), Opt("dtype", Value::Type(DType::kF32)), Opt("skip_header", Value::Bool(false)),
       Opt("delimiter", Value::Str(","))},

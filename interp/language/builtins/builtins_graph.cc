@@ -274,6 +274,11 @@ Result<Value> MakeContext(BuiltinContext& ev, BoundArgs& args, ContextValue::Kin
   if (kind == ContextValue::Kind::kDevice) check = DeviceSpec::Parse(ctx->text).status();
   if (kind == ContextValue::Kind::kScope) check = CheckScopeName(ctx->text);
   if (!check.ok()) return check.WithSpan(args.spans[0]);
+  if (kind == ContextValue::Kind::kScope) {
+    TFG_ASSIGN_OR_RETURN(bool unique, BoolArg(args, 1));
+    if (unique && !ctx->text.empty() && ctx->text.back() == '/') return Fail(args, "unique=true needs a relative scope name");
+    if (unique && !ctx->text.empty()) ctx->text = ev.scopes().UniqueScope(ev.graph(), ctx->text);
+  }
   return Value::Context(std::move(ctx));
 }
 
@@ -329,7 +334,9 @@ const BuiltinRegistrar kGraphBuiltins({
      "with device(\"/job:worker/task:1/device:cpu:0\") { ... }: places the nodes built inside; "
      "device(replica_device_setter(...)) spreads the variables over parameter servers.",
      [](BuiltinContext& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kDevice); }},
-    {"scope", {Req("name")}, "with scope(\"layer1\") { ... }: names the nodes built inside layer1/...",
+    {"scope", {Req("name"), Opt("unique", Value::Bool(false))},
+     "with scope(\"layer1\") { ... }: names the nodes built inside layer1/...; unique=true picks "
+     "layer1_1, layer1_2, ... when layer1 is taken (a second layer); a name ending in '/' is absolute.",
      [](BuiltinContext& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kScope); }},
     {"deps", {}, "with deps(a, b) { ... }: the nodes built inside run after a and b.",
      [](BuiltinContext& ev, BoundArgs& a) { return MakeContext(ev, a, ContextValue::Kind::kDeps); }, true},

@@ -2,9 +2,9 @@
 // makes the record files record_reader reads, and decode_csv, which splits
 // CSV records into one tensor per column (one decode_csv_column op each,
 // since an op's outputs cannot differ in dtype).
-#include <filesystem>
 
 #include "interp/language/builtins/builtins.h"
+#include "interp/language/builtins/path_arg.h"
 #include "interp/data/byte_source.h"
 #include "interp/language/value_convert.h"
 #include "ops/io/record_format.h"
@@ -12,21 +12,8 @@
 namespace tfg {
 namespace {
 
-// Relative paths are relative to the script's directory, as load_idx's are.
-Result<std::string> ScriptRelativePath(const BoundArgs& args, size_t i) {
-  TFG_ASSIGN_OR_RETURN(std::string path, StringArg(args, i));
-  if (path.empty()) return Status(Code::kInvalidArgument, args.def->name + ": the path is empty", args.spans[i]);
-  std::filesystem::path p(path);
-  const SourceSpan& span = args.span;
-  if (p.is_absolute() || !span.file) return path;
-  const std::string& script = span.file->path();
-  if (script.empty() || script.front() == '<') return path;
-  std::filesystem::path dir = std::filesystem::path(script).parent_path();
-  return dir.empty() ? path : (dir / p).lexically_normal().string();
-}
-
 Result<Value> WriteRecords(BuiltinContext& ev, BoundArgs& args) {
-  TFG_ASSIGN_OR_RETURN(std::string path, ScriptRelativePath(args, 0));
+  TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
   if (ContainsGraph(args[1])) {
     return Status(Code::kInvalidArgument,
                   fmt::format("write_records: 'records' is {}; give host strings (run(x) fetches them)",
@@ -85,7 +72,7 @@ const BuiltinRegistrar kInputBuiltins({
     {"write_records", {Req("path"), Req("records")},
      "Writes a list (or host tensor) of strings as a record file that record_reader reads, each record "
      "checksummed (format: docs/input.md); the file is replaced atomically. Returns the number of records. "
-     "Relative paths are relative to the script.",
+     "Relative paths are relative to the working directory.",
      WriteRecords},
     {"decode_csv",
      {Req("records"), Req("record_defaults"), Opt("field_delim", Value::Str(",")),

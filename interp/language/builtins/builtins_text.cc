@@ -2,10 +2,10 @@
 // host, like the file loaders of builtins_data.cc; the ids of tokens are then
 // looked up in the graph (index_table_find, stdlib/text.tfg) so that the
 // input pipeline maps strings to ids on every step.
-#include <filesystem>
 
 #include "interp/data/text.h"
 #include "interp/language/builtins/builtins.h"
+#include "interp/language/builtins/path_arg.h"
 #include "interp/language/value_convert.h"
 #include "ops/core/memory_budget.h"
 #include "ops/core/safe_file.h"
@@ -13,23 +13,8 @@
 namespace tfg {
 namespace {
 
-namespace fs = std::filesystem;
-
 Status ArgError(const BoundArgs& args, size_t i, const std::string& what) {
   return Status(Code::kInvalidArgument, args.def->name + ": " + what, args.spans[i]);
-}
-
-// Relative to the directory of the script that makes the call, as load_csv
-// and imports are (the REPL: the working directory).
-Result<std::string> ScriptRelativePath(const BoundArgs& args, size_t i) {
-  TFG_ASSIGN_OR_RETURN(std::string path, StringArg(args, i));
-  if (path.empty()) return ArgError(args, i, "the path is empty");
-  const SourceSpan& span = args.span;
-  if (fs::path(path).is_absolute() || !span.file) return path;
-  const std::string& script = span.file->path();
-  if (script.empty() || script.front() == '<') return path;
-  fs::path dir = fs::path(script).parent_path();
-  return dir.empty() ? path : (dir / path).lexically_normal().string();
 }
 
 // A host string tensor (or a list of strings) as a vector.
@@ -44,7 +29,7 @@ Result<std::vector<std::string>> StringsArg(const BoundArgs& args, size_t i) {
 }
 
 Result<Value> ReadTokens(BuiltinContext&, BoundArgs& args) {
-  TFG_ASSIGN_OR_RETURN(std::string path, ScriptRelativePath(args, 0));
+  TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
   TFG_ASSIGN_OR_RETURN(std::string split_name, StringArg(args, 1));
   Result<data::TokenSplit> split = data::ParseTokenSplit(split_name);
   if (!split.ok()) return ArgError(args, 1, split.status().message());
@@ -78,7 +63,7 @@ Result<Value> BuildVocab(BuiltinContext&, BoundArgs& args) {
 }
 
 Result<Value> WriteLines(BuiltinContext& ev, BoundArgs& args) {
-  TFG_ASSIGN_OR_RETURN(std::string path, ScriptRelativePath(args, 0));
+  TFG_ASSIGN_OR_RETURN(std::string path, PathArg(args, 0));
   TFG_ASSIGN_OR_RETURN(std::vector<std::string> lines, StringsArg(args, 1));
   for (size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].find('\n') != std::string::npos) {
@@ -103,7 +88,7 @@ const BuiltinRegistrar kTextBuiltins({
      "inner ' and - kept, punctuation dropped), \"whitespace\" (as tf.strings.split) or \"chars\" (UTF-8 "
      "characters, spaces and newlines included); lower=true lowercases ASCII letters; after=s keeps of each "
      "line only the text after its first s, and skips lines without one (WordNet's glosses: after=\"| \"). "
-     "Relative paths are relative to the script.",
+     "Relative paths are relative to the working directory.",
      ReadTokens},
     {"build_vocab",
      {Req("tokens"), Opt("min_count", Value::Int(1)), Opt("max_size", Value()), Opt("unk", Value::Str("<unk>"))},
@@ -113,7 +98,7 @@ const BuiltinRegistrar kTextBuiltins({
      BuildVocab},
     {"write_lines", {Req("path"), Req("lines")},
      "Writes host strings to a text file, one a line (a vocabulary file for index_table_from_file). Relative "
-     "paths are relative to the script; writes nothing in check mode.",
+     "paths are relative to the working directory; writes nothing in check mode.",
      WriteLines},
 });
 

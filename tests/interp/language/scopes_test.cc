@@ -62,6 +62,35 @@ TEST(ScopeStackTest, PushAndPop) {
   EXPECT_EQ(s.ScopedName("x"), "x");
 }
 
+TEST(ScopeStackTest, AbsoluteScopeReplacesThePrefix) {
+  ScopeStack s;
+  s.PushScope("Adam");
+  s.PushScope("update_dense/kernel");
+  s.PushScope("dense/kernel/");  // ends in '/': absolute, as TensorFlow's name_scope
+  EXPECT_EQ(s.ScopedName("adam_m"), "dense/kernel/adam_m");
+  s.Pop();
+  EXPECT_EQ(s.ScopedName("apply_adam"), "Adam/update_dense/kernel/apply_adam");
+}
+
+TEST(ScopeStackTest, UniqueScopeSkipsTakenNames) {
+  Graph g;
+  NodeSpec spec;
+  spec.op = "no_op";
+  spec.name = "conv/kernel";  // a node inside scope "conv"
+  ASSERT_TRUE(g.AddNode(spec).ok());
+  spec.name = "pool";  // a node named like the scope
+  ASSERT_TRUE(g.AddNode(spec).ok());
+  ScopeStack s;
+  EXPECT_EQ(s.UniqueScope(g, "dense"), "dense");
+  EXPECT_EQ(s.UniqueScope(g, "dense"), "dense_1");  // reserved even before it holds nodes
+  EXPECT_EQ(s.UniqueScope(g, "dense"), "dense_2");
+  EXPECT_EQ(s.UniqueScope(g, "conv"), "conv_1");
+  EXPECT_EQ(s.UniqueScope(g, "pool"), "pool_1");
+  EXPECT_EQ(s.UniqueScope(g, "con"), "con");  // a prefix of a name is no clash
+  s.PushScope("block");
+  EXPECT_EQ(s.UniqueScope(g, "dense"), "dense");  // block/dense is free
+}
+
 TEST(ScopeStackTest, DepsAccumulateWithoutDuplicates) {
   ScopeStack s;
   Node* a = reinterpret_cast<Node*>(0x10);  // only compared, never dereferenced
@@ -89,6 +118,9 @@ TEST(CheckScopeNameTest, Validates) {
   EXPECT_FALSE(CheckScopeName("a//b").ok());
   EXPECT_FALSE(CheckScopeName("a b").ok());
   EXPECT_FALSE(CheckScopeName("x:0").ok());
+  EXPECT_TRUE(CheckScopeName("dense/kernel/").ok());  // absolute
+  EXPECT_FALSE(CheckScopeName("/").ok());
+  EXPECT_FALSE(CheckScopeName("a//").ok());
 }
 
 }  // namespace
