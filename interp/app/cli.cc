@@ -16,8 +16,11 @@
 #include "devices/cpu/cpu_device.h"
 #include "interp/runtime/graph_optimizer.h"
 #include "interp/language/interpreter.h"
+#include "interp/app/graph_dot.h"
 #include "interp/app/op_docs.h"
 #include "interp/app/repl.h"
+#include "interp/app/tf_config.h"
+#include "interp/interop/interop_cli.h"
 #include "interp/distributed/cluster.h"
 #include "interp/distributed/worker.h"
 #include "net/curve.h"
@@ -28,9 +31,6 @@
 
 #ifndef TFG_VERSION
 #define TFG_VERSION "0.0.0"
-#endif
-#ifndef TFG_STDLIB_DIR
-#define TFG_STDLIB_DIR "stdlib"
 #endif
 
 namespace tfg::cli {
@@ -117,6 +117,11 @@ Status ArgParser::ParseOption(const std::string& arg) {
     opts_.optimized = true;
   } else if (arg == "--placed" && opts_.command == Command::kGraph) {
     opts_.placed = true;
+  } else if (is("--depth") && opts_.command == Command::kGraph) {
+    TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--depth"));
+    auto n = ParseNumber<int>(v);
+    if (!n || *n < 0) return UsageError("--depth expects a number of scope levels (0 or more), found '" + v + "'");
+    opts_.depth = *n;
   } else if (is("--local-devices")) {
     TFG_ASSIGN_OR_RETURN(std::string v, OptionValue(arg, "--local-devices"));
     auto n = v.rfind("cpu=", 0) == 0 ? ParseNumber<int>(v.substr(4)) : std::nullopt;
@@ -247,6 +252,8 @@ Result<CliOptions> ArgParser::Parse() {
       TFG_RETURN_IF_ERROR(TakeOperand(arg));
     }
   }
+  // Kubernetes' TF_CONFIG fills what the flags left out (tf_config.h).
+  if (!help_ && !version_) TFG_RETURN_IF_ERROR(ApplyTfConfig(std::getenv("TF_CONFIG"), opts_));
   if (help_) opts_.command = Command::kHelp;
   else if (version_) opts_.command = Command::kVersion;
   else if (opts_.worker) {
@@ -269,6 +276,7 @@ Result<CliOptions> ArgParser::Parse() {
   else if ((opts_.command == Command::kCheck || opts_.command == Command::kGraph) && !have_file_)
     return UsageError(std::string(opts_.command == Command::kCheck ? "check" : "graph") + " needs a FILE");
   else if (opts_.optimized && opts_.placed) return UsageError("graph takes --optimized or --placed, not both");
+  else if (opts_.placed && opts_.depth >= 0) return UsageError("--depth with --placed is not supported yet");
   return opts_;
 }
 
@@ -316,7 +324,7 @@ Result<std::string> ReadScript(const std::string& path) {
 InterpreterOptions MakeInterpreterOptions(const CliOptions& opts) {
   InterpreterOptions o = opts.interpreter;
   const char* stdlib = std::getenv("TFG_STDLIB_DIR");
-  o.stdlib_dir = (stdlib && *stdlib) ? stdlib : TFG_STDLIB_DIR;
+  o.stdlib_dir = (stdlib && *stdlib) ? stdlib : "";  // "": next to the binary (stdlib_location.h)
   o.check_only = opts.command == Command::kCheck || opts.command == Command::kGraph;
   return o;
 }
@@ -330,18 +338,18 @@ void PrintDiagnostic(const Status& status) {
 
 // `graph --optimized`: the graph as OptimizeGraph leaves it for every node
 // nothing consumes (SinkSignature), after a dot comment with the summary.
-Result<std::string> OptimizedGraphToDot(const Graph& graph) {
+Result<std::string> OptimizedGraphToDot(const Graph& graph, int depth) {
   WholeGraphSignature sig = SinkSignature(graph);
   CpuDevice cpu(1);
   TFG_ASSIGN_OR_RETURN(OptimizedGraph o, OptimizeGraph(graph, {}, sig.fetches, sig.targets, {}, &cpu));
-  return "// optimized: " + o.stats.Summary() + "\n" + GraphToDot(*o.graph);
+  return "// optimized: " + o.stats.Summary() + "\n" + GraphToDot(*o.graph, DotOptions{depth});
 }
 
 // The graph command's output, after the script ran in check mode.
 Result<std::string> GraphOutput(const CliOptions& opts, const Interpreter& interp) {
-  if (opts.optimized) return OptimizedGraphToDot(interp.graph());
+  if (opts.optimized) return OptimizedGraphToDot(interp.graph(), opts.depth);
   if (opts.placed) return interp.PlacedGraphToDot();
-  return interp.GraphToDot();
+  return GraphToDot(interp.graph(), DotOptions{opts.depth});
 }
 
 // --logdir: created and checked before the script runs, so a training run
@@ -442,11 +450,16 @@ const char kSynopsis[] =
     R"(usage: tfg [options] FILE [args...]   run a script (args are visible as `argv`)
        tfg [options]                  start the interactive REPL
        tfg [options] check FILE       parse, build and shape-check without running
-       tfg [options] graph FILE --dot print the graph in Graphviz dot syntax
-                                      (--optimized: as optimized before running;
+       tfg [options] graph FILE --dot print the graph in Graphviz dot syntax,
+                                      name scopes as clusters
+                                      (--depth N: scopes deeper than N as one box;
+                                       --optimized: as optimized before running;
                                        --placed: nodes coloured by device)
+       tfg doc ops                    print the reference of every op (docs/ops.md)
        tfg --worker --listen ADDR      serve as a distributed worker
        tfg keygen DIR                 make CURVE keys for --curve-keys DIR
+       tfg import MODEL.pb -o M.tfg   a TensorFlow GraphDef as a .tfg script
+       tfg export FILE.tfg -o G.pb    a script's graph as a TensorFlow GraphDef
        tfg --help | --version
 )";
 
@@ -517,6 +530,7 @@ int RunCli(int argc, char** argv) {
   // progress lines when piped, and lets Ctrl-C exit without losing it.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   InstallInterruptHandler();
+  if (interop::IsInteropCommand(argc, argv)) return interop::RunInteropCommand(argc, argv);
   auto parsed = ParseArgs(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
   if (!parsed.ok()) {
     std::cerr << "tfg: " << parsed.status().message() << "\n";

@@ -38,6 +38,7 @@ struct CliOptions {
   std::string trace_path;           // --trace FILE; empty: none
   bool optimized = false;           // graph --optimized
   bool placed = false;              // graph --placed
+  int depth = -1;                   // graph --depth N: scopes below N collapsed; -1: none
   bool worker = false;              // --worker
   std::string listen;               // --listen ADDR (with --worker)
   double master_timeout = 10;       // --master-timeout S (worker)
