@@ -181,6 +181,7 @@ void Transport::ClosePeer(const std::string& to) {
   }
   std::lock_guard<std::mutex> problems_lock(problems_mu_);
   broken_handshakes_.erase(to);  // a socket made anew starts counting again
+  down_since_.erase(to);
 }
 
 namespace {
@@ -321,10 +322,12 @@ void* Transport::PeerSocket(const std::string& to, bool* created) {
   void* socket = NewSocket(to);
   if (socket == nullptr) return nullptr;
   {
-    // Handshake outcomes only: they say why a peer never answers.
+    // Handshake outcomes say why a peer never answers; connections made
+    // and lost, whether it can be reached (transport_liveness.cc).
     const std::string name = "inproc://tfg-monitor-" + std::to_string(next_monitor_++);
     const int events = ZMQ_EVENT_HANDSHAKE_FAILED_AUTH | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
-                       ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_SUCCEEDED;
+                       ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
+                       ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_CONNECT_RETRIED;
     void* monitor = zmq_socket(context_, ZMQ_PAIR);
     if (monitor != nullptr && zmq_socket_monitor(socket, name.c_str(), events) == 0 &&
         zmq_connect(monitor, name.c_str()) == 0) {
@@ -361,6 +364,11 @@ void* Transport::NewSocket(const std::string& to) {
     return nullptr;
   }
   ConfigureSocket(socket, Role::kClient, 200);
+  // A connect that hangs (a partitioned peer drops the SYN) is given up
+  // after a second and tried again, rather than waiting out TCP's SYN
+  // backoff: the first attempt after the network heals connects.
+  int connect_timeout_ms = 1000;
+  zmq_setsockopt(socket, ZMQ_CONNECT_TIMEOUT, &connect_timeout_ms, sizeof(connect_timeout_ms));
   return socket;
 }
 

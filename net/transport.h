@@ -154,6 +154,24 @@ class Transport {
   using RefusalHandler = std::function<void(const std::string& to, const std::string& problem)>;
   void OnRefusal(RefusalHandler handler);
 
+  // Liveness of the connections to peers (net/transport_liveness.cc).
+  // A connection whose sent bytes go unacknowledged for `seconds` is
+  // closed and made again (TCP_USER_TIMEOUT), so that traffic resumes as
+  // soon as a partitioned network heals instead of after TCP's backoff;
+  // only ever raised (the longest any caller needs), and 0 (the default)
+  // leaves TCP's own. Callers keep it above the time after which they
+  // treat a silent peer as dead, since what the closed connection held is
+  // lost.
+  void SetStalledConnectionSeconds(double seconds);
+  // How long this process has been unable to connect to the peer at `to`
+  // (0 while connected, or never tried).
+  double UnreachableFor(const std::string& to) const;
+  // Called on the I/O thread when an established connection to the peer
+  // at `to` ends (the peer died, or a stalled connection was closed):
+  // what the connection still held is lost. It must not block.
+  using PeerLostHandler = std::function<void(const std::string& to)>;
+  void OnPeerLost(PeerLostHandler handler);
+
  private:
   Transport() = default;
   void Loop();
@@ -173,6 +191,9 @@ class Transport {
   Status StartSecurity();
   void AnswerZap();
   void ReadMonitor(const std::string& to, void* monitor);
+  // A connection of the DEALER to `to` made, lost or retried; false for
+  // any other event.
+  bool OnConnectionEvent(const std::string& to, uint16_t event, uint32_t value);
 
   void* context_ = nullptr;
   void* router_ = nullptr;
@@ -209,6 +230,10 @@ class Transport {
   // Handshakes each peer broke off since its last good one; guarded by problems_mu_.
   std::unordered_map<std::string, int> broken_handshakes_;
   RefusalHandler on_refusal_;                              // guarded by problems_mu_
+  std::atomic<int> stalled_connection_ms_{0};
+  // Since when (steady ns) each peer has had no connection; guarded by problems_mu_.
+  std::unordered_map<std::string, int64_t> down_since_;
+  PeerLostHandler on_peer_lost_;  // guarded by problems_mu_
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };

@@ -94,6 +94,7 @@ void Transport::ReadMonitor(const std::string& to, void* monitor) {
   uint32_t value;
   std::memcpy(&event, parts[0].data(), 2);
   std::memcpy(&value, parts[0].data() + 2, 4);
+  if (OnConnectionEvent(to, event, value)) return;
   std::string problem;
   bool lasting = false;
   RefusalHandler on_refusal;

@@ -5,6 +5,7 @@
 #include <random>
 #include <sstream>
 
+#include "interp/distributed/liveness.h"
 #include "net/curve.h"
 #include "net/graph_codec.h"
 #include "ops/core/cancellation.h"
@@ -87,6 +88,7 @@ Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, 
   auto on_message = [raw](net::Received& r) { raw->OnMessage(r); };
   TFG_ASSIGN_OR_RETURN(c->transport_, net::Transport::Start(c->options_.listen, on_message));
   c->runs_->set_compress(net::GetNetSettings().compress_transfers);
+  c->transport_->SetStalledConnectionSeconds(StalledConnectionSeconds(c->options_.heartbeat_seconds));
   c->transport_->OnRefusal(
       [raw](const std::string& to, const std::string& problem) { raw->FailRefusedTask(to, problem); });
   std::vector<uint64_t> ids;
@@ -292,6 +294,7 @@ Result<std::vector<Tensor>> ClusterClient::RunRemote(int task, uint64_t handle, 
   Status s = net::FromWire(reply->step_done.status);
   if (!s.ok()) {
     if (s.code() == Code::kCancelled) return s;
+    MarkDeadIfConnectionBroke(s);
     return Status(s.code(), s.message() + " (on task " + spec_[task].name + ")", s.span());
   }
   return std::move(reply->step_done.fetches);
@@ -317,6 +320,9 @@ std::string ClusterClient::DeadReason(int task) {
 Status ClusterClient::Reconnect(int task, double timeout_seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
   const double every = std::max(0.2, options_.heartbeat_seconds);
+  // What the old connection holds is moot, and after a partition it may be
+  // stalled (to be closed later, with the run's next requests in it).
+  transport_->Forget(spec_[task].address);
   while (std::chrono::steady_clock::now() < deadline) {
     const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
     auto reply = Wait(SendRequest(task, HelloFor(task), /*even_if_dead=*/true), std::min(every, std::max(left, 0.01)));
@@ -330,6 +336,16 @@ Status ClusterClient::Reconnect(int task, double timeout_seconds) {
   }
   return Error(Code::kUnavailable, "task {} did not come back at {} within {:g} s", spec_[task].name,
                spec_[task].address, timeout_seconds);
+}
+
+// A worker whose connection to another task broke mid-step lost
+// tensors: the step cannot be finished, and the task it names is taken as
+// dead, so that recovery makes sure it is there and runs the step again.
+void ClusterClient::MarkDeadIfConnectionBroke(const Status& step_error) {
+  auto it = task_by_name_.find(TaskWhoseConnectionBroke(step_error));
+  if (it == task_by_name_.end()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (dead_[it->second].empty()) MarkDead(it->second, step_error.message());
 }
 
 void ClusterClient::MarkDead(int task, const std::string& why) {

@@ -98,6 +98,7 @@ class ClusterClient final : public RemoteTasks {
   void HeartbeatLoop();
   void SendHeartbeats();
   void MarkDead(int task, const std::string& why);
+  void MarkDeadIfConnectionBroke(const Status& step_error);
   Status Push(const std::string& task, const net::TensorTransfer& t);
 
   ClusterSpec spec_;

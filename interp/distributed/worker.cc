@@ -1,13 +1,16 @@
 #include "interp/distributed/worker.h"
+#include "interp/distributed/worker_impl.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
 
 #include "devices/cpu/cpu_device.h"
+#include "interp/distributed/liveness.h"
 #include "interp/distributed/registered_graph.h"
 #include "interp/runtime/executor.h"
 #include "interp/runtime/plan.h"
@@ -19,69 +22,12 @@
 #include "ops/core/cancellation.h"
 
 namespace tfg {
-namespace {
 
-using Clock = std::chrono::steady_clock;
+using worker_internal::Clock;
+using worker_internal::Now;
 using net::Message;
 using net::MessageKind;
 
-// One master's state on this worker.
-struct WorkerSession {
-  WorkerSession(uint64_t id, std::string task, std::string master, net::NetRendezvous::Push push)
-      : id(id), task(std::move(task)), master(std::move(master)), runs(this->task, std::move(push)) {}
-  const uint64_t id;
-  const std::string task;    // our name in the master's cluster
-  const std::string master;  // the master's address
-  std::unordered_map<std::string, std::string> addresses;  // task -> address
-  ResourceMgr resources;
-  StepCounter live_steps;
-  net::RunRendezvousTable runs;
-  std::mutex mu;
-  std::unordered_map<uint64_t, RegisteredGraph> graphs;                         // guarded by mu
-  std::unordered_map<int64_t, std::shared_ptr<CancellationManager>> active;  // run id -> its step; guarded by mu
-  std::atomic<int64_t> last_heard{0};  // Clock ticks
-};
-
-int64_t Now() { return Clock::now().time_since_epoch().count(); }
-
-}  // namespace
-
-struct WorkerService::Impl {
-  explicit Impl(const WorkerOptions& o) : options(o), device(o.threads), pool(o.threads) {}
-  void OnMessage(net::Received& received);
-  void Dispatch(Message&& m);
-  void Reply(const std::string& to, Message m);
-  void ReplyToStranger(const std::string& to, Message m);
-  Status AdmitSession(const Message& hello, const std::string& master);
-  void OnHello(const Message& m);
-  void OnHelloOfOtherVersion(const Message& envelope);
-  Status OnRegister(WorkerSession& s, const net::RegisterGraph& r);
-  void OnRunStep(std::shared_ptr<WorkerSession> s, Message m);
-  void RunOneStep(const std::shared_ptr<WorkerSession>& s, const Message& m,
-                  const std::shared_ptr<CancellationManager>& cancel);
-  void ReplyStepDone(const WorkerSession& s, const Message& m, Result<std::vector<Tensor>> result);
-  void StepEnded();  // one of running_steps ended
-  Result<std::vector<Tensor>> ExecuteStep(WorkerSession& s, const net::RunStep& r,
-                                          const std::shared_ptr<CancellationManager>& cancel);
-  Status Push(WorkerSession* s, const std::string& task, const net::TensorTransfer& t);
-  std::shared_ptr<WorkerSession> Find(uint64_t id);
-  void Drop(uint64_t id, const std::string& why);
-  void ForgetUnusedPeers(const WorkerSession& dropped);  // needs mu
-  void ReapSilent();
-
-  WorkerOptions options;
-  CpuDevice device;
-  ThreadPool pool;
-  std::unique_ptr<net::Transport> transport;
-  std::atomic<int64_t> next_step_id{1};
-  std::atomic<int64_t> async_done{0};
-  std::mutex mu;
-  std::unordered_map<uint64_t, std::shared_ptr<WorkerSession>> sessions;  // guarded by mu
-  // Step threads, so shutdown can wait for them.
-  std::mutex steps_mu;
-  std::condition_variable steps_cv;
-  int running_steps = 0;  // guarded by steps_mu
-};
 
 void WorkerService::Impl::Reply(const std::string& to, Message m) {
   m.reply_to = transport->address();
@@ -221,9 +167,13 @@ void WorkerService::Impl::OnHello(const Message& m) {
   for (const auto& [task, address] : m.hello.cluster) s->addresses[task] = address;
   s->runs.set_compress(m.hello.compress_transfers);
   s->last_heard.store(Now());
+  if (std::isfinite(m.hello.heartbeat_seconds)) s->heartbeat_seconds = std::clamp(m.hello.heartbeat_seconds, 0.01, 3600.0);
+  transport->SetStalledConnectionSeconds(StalledConnectionSeconds(s->heartbeat_seconds));
+  bool known = false;
   {
     std::lock_guard<std::mutex> lock(mu);
-    if (sessions.count(m.session_id) == 0) {
+    known = sessions.count(m.session_id) != 0;
+    if (!known) {
       if (sessions.size() >= static_cast<size_t>(std::max(options.max_sessions, 1))) {
         // AdmitSession found room, and another Hello took it since.
         reply.status = net::ToWire(Error(Code::kResourceExhausted, "the worker at {} serves {} masters already",
@@ -233,6 +183,11 @@ void WorkerService::Impl::OnHello(const Message& m) {
       sessions[m.session_id] = s;
     }
   }
+  // A Hello for a session we serve is the master recovering it: what our
+  // connection to it still holds is stale, and after a partition that
+  // connection may be stalled, to be closed later with the replies to
+  // come. A fresh one carries them.
+  if (known) transport->Forget(*master);
   net::LogNet("session " + std::to_string(m.session_id) + " from " + *master + " as " + m.hello.task);
   Reply(*master, std::move(reply));
 }
@@ -326,6 +281,7 @@ void WorkerService::Impl::OnRunStep(std::shared_ptr<WorkerSession> s, Message m)
   {
     std::lock_guard<std::mutex> lock(s->mu);
     fresh = s->active.emplace(m.run_step.run_id, cancel).second;
+    if (fresh) s->started[m.run_step.run_id] = Now();
   }
   if (!fresh) {
     ReplyStepDone(*s, m, InvalidArgument("run {} is running already", m.run_step.run_id));
@@ -376,7 +332,10 @@ void WorkerService::Impl::RunOneStep(const std::shared_ptr<WorkerSession>& s, co
   {
     std::lock_guard<std::mutex> lock(s->mu);
     auto it = s->active.find(r.run_id);
-    if (it != s->active.end() && it->second == cancel) s->active.erase(it);
+    if (it != s->active.end() && it->second == cancel) {
+      s->active.erase(it);
+      s->started.erase(r.run_id);
+    }
   }
   s->runs.Close(r.run_id);
   ReplyStepDone(*s, m, std::move(result));
@@ -463,6 +422,10 @@ Result<std::unique_ptr<WorkerService>> WorkerService::Start(const WorkerOptions&
   Impl* impl = w->impl_.get();
   auto on_message = [impl](net::Received& r) { impl->OnMessage(r); };
   TFG_ASSIGN_OR_RETURN(impl->transport, net::Transport::Start(options.listen, on_message));
+  impl->transport->OnPeerLost([impl](const std::string& to) {
+    std::lock_guard<std::mutex> lock(impl->lost_mu);
+    impl->lost_peers.emplace_back(to, Now());
+  });
   return w;
 }
 
@@ -486,6 +449,8 @@ void WorkerService::Serve(const std::atomic<bool>& stop) {
   while (!stop.load()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     impl_->ReapSilent();
+    impl_->FailStepsBehindUnreachablePeers();
+    impl_->FailStepsThatLostTensors();
   }
 }
 
