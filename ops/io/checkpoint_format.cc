@@ -134,32 +134,6 @@ Result<TensorShape> ReadShape(Reader& r, const std::string& where) {
   return TensorShape(std::move(dims));
 }
 
-// The element count, or an error when it cannot fit in `data_len` bytes
-// (each element needs at least `min_bytes`): checked before allocating.
-// Dimensions beside a 0 must not overflow either, since TensorShape
-// multiplies them all.
-Result<int64_t> CheckedCount(const TensorShape& shape, uint64_t data_len, size_t min_bytes,
-                             const std::string& where) {
-  constexpr uint64_t kMaxElements = uint64_t{1} << 62;
-  uint64_t n = 1;
-  bool empty = false;
-  for (int64_t d : shape.dims()) {
-    if (d == 0) {
-      empty = true;
-    } else if (static_cast<uint64_t>(d) > kMaxElements / n) {
-      return Corrupt(fmt::format("{}: shape {} is too large", where, shape.ToString()));
-    } else {
-      n *= static_cast<uint64_t>(d);
-    }
-  }
-  if (empty) return int64_t{0};
-  if (n > data_len / min_bytes) {
-    return Corrupt(fmt::format("{}: shape {} needs more than the {} data bytes recorded", where, shape.ToString(),
-                               data_len));
-  }
-  return static_cast<int64_t>(n);
-}
-
 Status ReadStrings(std::string_view data, Tensor& t, const std::string& where) {
   Reader r(data);
   for (int64_t i = 0; i < t.num_elements(); ++i) {
@@ -184,7 +158,7 @@ Status ReadBools(std::string_view data, Tensor& t, const std::string& where) {
 Result<Tensor> ReadValue(DType dtype, const TensorShape& shape, std::string_view data, const std::string& where) {
   const bool is_string = dtype == DType::kString;
   const size_t elem = is_string ? sizeof(uint64_t) : (dtype == DType::kBool ? 1 : DTypeSize(dtype));
-  TFG_ASSIGN_OR_RETURN(int64_t n, CheckedCount(shape, data.size(), elem, where));
+  TFG_ASSIGN_OR_RETURN(int64_t n, CheckedElementCount(shape, data.size(), elem, where));
   if (!is_string && static_cast<uint64_t>(n) * elem != data.size()) {
     return Corrupt(fmt::format("{}: {} {} elements need {} bytes, the record has {}", where, n, DTypeName(dtype),
                                static_cast<uint64_t>(n) * elem, data.size()));
@@ -289,6 +263,32 @@ Result<uint64_t> ReadFooter(std::string_view bytes) {
 }
 
 }  // namespace
+
+// The element count, or an error when it cannot fit in `data_len` bytes
+// (each element needs at least `min_bytes`): checked before allocating.
+// Dimensions beside a 0 must not overflow either, since TensorShape
+// multiplies them all.
+Result<int64_t> CheckedElementCount(const TensorShape& shape, uint64_t data_len, size_t min_bytes,
+                                    const std::string& where) {
+  constexpr uint64_t kMaxElements = uint64_t{1} << 62;
+  uint64_t n = 1;
+  bool empty = false;
+  for (int64_t d : shape.dims()) {
+    if (d == 0) {
+      empty = true;
+    } else if (static_cast<uint64_t>(d) > kMaxElements / n) {
+      return Status(Code::kDataLoss, fmt::format("{}: shape {} is too large", where, shape.ToString()));
+    } else {
+      n *= static_cast<uint64_t>(d);
+    }
+  }
+  if (empty) return int64_t{0};
+  if (n > data_len / min_bytes) {
+    return Status(Code::kDataLoss, fmt::format("{}: shape {} needs more than the {} data bytes recorded", where,
+                                               shape.ToString(), data_len));
+  }
+  return static_cast<int64_t>(n);
+}
 
 Result<std::string> Encode(const std::vector<Entry>& entries) {
   std::set<std::string> seen;

@@ -27,6 +27,13 @@ inline constexpr size_t kFooterBytes = 20;  // count, file checksum, end magic
 inline constexpr uint32_t kMaxNameBytes = 1 << 16;
 inline constexpr uint32_t kMaxRank = 64;
 
+// The element count of `shape`, or a DataLoss error (prefixed `where`)
+// when a dimension product passes 2**62 or the elements cannot fit in
+// `data_len` bytes at `min_bytes` each: checked before allocating. Shared
+// by the readers of tfg's checkpoints and of TensorFlow's bundles.
+Result<int64_t> CheckedElementCount(const TensorShape& shape, uint64_t data_len, size_t min_bytes,
+                                    const std::string& where);
+
 // One saved tensor.
 struct Entry {
   std::string name;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <set>
 
+#include "ops/io/checkpoint_format.h"
 #include "ops/io/crc32c.h"
 #include "ops/io/proto_wire.h"
 #include "ops/io/sstable.h"
@@ -151,28 +152,6 @@ Result<IndexEntry> ParseEntry(const std::string& name, std::string_view bytes, i
   return e;
 }
 
-// The element count, or an error when it cannot fit in `bytes` bytes at
-// `min_bytes` each: checked before anything is allocated.
-Result<int64_t> CheckedCount(const TensorShape& shape, uint64_t bytes, size_t min_bytes, const std::string& where) {
-  constexpr uint64_t kMaxElements = uint64_t{1} << 62;
-  uint64_t n = 1;
-  bool empty = false;
-  for (int64_t d : shape.dims()) {
-    if (d == 0) {
-      empty = true;
-    } else if (static_cast<uint64_t>(d) > kMaxElements / n) {
-      return Corrupt(fmt::format("{}: shape {} is too large", where, shape.ToString()));
-    } else {
-      n *= static_cast<uint64_t>(d);
-    }
-  }
-  if (empty) return int64_t{0};
-  if (n > bytes / min_bytes) {
-    return Corrupt(fmt::format("{}: shape {} needs more than its {} bytes", where, shape.ToString(), bytes));
-  }
-  return static_cast<int64_t>(n);
-}
-
 size_t ElementBytes(DType d) { return d == DType::kBool ? 1 : DTypeSize(d); }
 
 // The CRC TensorFlow keeps for string lengths: over each length as four
@@ -292,7 +271,7 @@ Result<Tensor> DecodeTensor(const IndexEntry& e, std::string_view shard) {
   }
   const bool is_string = e.dtype == DType::kString;
   const size_t elem = is_string ? 1 : ElementBytes(e.dtype);
-  TFG_ASSIGN_OR_RETURN(int64_t n, CheckedCount(e.shape, data.size(), elem, where));
+  TFG_ASSIGN_OR_RETURN(int64_t n, checkpoint::CheckedElementCount(e.shape, data.size(), elem, where));
   if (!is_string && static_cast<uint64_t>(n) * elem != data.size()) {
     return Corrupt(fmt::format("{}: {} {} elements need {} bytes, the entry has {}", where, n, DTypeName(e.dtype),
                                static_cast<uint64_t>(n) * elem, data.size()));
