@@ -54,48 +54,43 @@ Status AstBuilder::BuildCompFor(TfgParser::CompForContext* ctx, ast::Comprehensi
 
 namespace {
 
-// Where the field that opens at raw[open] ('{') closes: the '}' that is
-// not inside brackets or a string of the expression. npos when none.
-size_t FStringFieldEnd(std::string_view raw, size_t open) {
+// The first i in [begin, end) where `stop(i)` holds outside brackets and
+// quotes of the expression, npos when none. Brackets nest; a closer at the
+// top level ends nothing and is not a stop unless `stop` says so.
+template <typename Stop>
+size_t FirstAtTopLevel(std::string_view raw, size_t begin, size_t end, Stop stop) {
   int depth = 0;
   char quote = 0;
-  for (size_t i = open + 1; i < raw.size(); ++i) {
+  for (size_t i = begin; i < end; ++i) {
     const char c = raw[i];
     if (quote != 0) {
       if (c == quote) quote = 0;
     } else if (c == '\'' || c == '"') {
       quote = c;
+    } else if (depth == 0 && stop(i)) {
+      return i;
     } else if (c == '(' || c == '[' || c == '{') {
       ++depth;
-    } else if (c == ')' || c == ']' || (c == '}' && depth > 0)) {
+    } else if (c == ')' || c == ']' || c == '}') {
       --depth;
-    } else if (c == '}') {
-      return i;
     }
   }
   return std::string_view::npos;
 }
 
+// Where the field that opens at raw[open] ('{') closes: the '}' that is
+// not inside brackets or a string of the expression. npos when none.
+size_t FStringFieldEnd(std::string_view raw, size_t open) {
+  return FirstAtTopLevel(raw, open + 1, raw.size(), [raw](size_t i) { return raw[i] == '}'; });
+}
+
 // Where the expression of a field ends: at a top-level '!' conversion (not
 // '!=') or ':' spec, else at the closing brace.
 size_t FStringExpressionEnd(std::string_view raw, size_t begin, size_t close) {
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = begin; i < close; ++i) {
-    const char c = raw[i];
-    if (quote != 0) {
-      if (c == quote) quote = 0;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      --depth;
-    } else if (depth == 0 && (c == ':' || (c == '!' && (i + 1 >= close || raw[i + 1] != '=')))) {
-      return i;
-    }
-  }
-  return close;
+  const size_t end = FirstAtTopLevel(raw, begin, close, [raw, close](size_t i) {
+    return raw[i] == ':' || (raw[i] == '!' && (i + 1 >= close || raw[i + 1] != '='));
+  });
+  return end == std::string_view::npos ? close : end;
 }
 
 }  // namespace
