@@ -113,11 +113,27 @@ Result<std::unique_ptr<Transport>> Transport::Start(const std::string& address, 
   return t;
 }
 
+namespace {
+
+// ZeroMQ's I/O thread sends a monitored socket's events with a blocking
+// send, and a monitor whose reader is gone blocks it for good: nothing in
+// the process is sent, received or closed after that. A socket closed
+// while its connection is still being retried can report once more after
+// zmq_close, so its monitor is stopped first (under the monitor's lock, so
+// no event is on its way) and only then may the reader go.
+void CloseMonitored(void* socket) {
+  zmq_socket_monitor(socket, nullptr, 0);
+  zmq_close(socket);
+}
+
+}  // namespace
+
 Transport::~Transport() {
   stop_.store(true);
   if (wake_fd_ >= 0) Wake();
   if (thread_.joinable()) thread_.join();
-  for (auto& [addr, peer] : peers_) zmq_close(peer.socket);
+  for (auto& [addr, peer] : peers_) CloseMonitored(peer.socket);
+  if (router_ != nullptr) zmq_socket_monitor(router_, nullptr, 0);  // before its reader goes
   for (auto& [addr, socket] : strangers_) zmq_close(socket);
   for (auto& [addr, socket] : monitors_) zmq_close(socket);
   if (router_monitor_ != nullptr) zmq_close(router_monitor_);
@@ -171,7 +187,7 @@ void Transport::Forget(const std::string& to) {
 void Transport::ClosePeer(const std::string& to) {
   auto it = peers_.find(to);
   if (it == peers_.end()) return;
-  zmq_close(it->second.socket);
+  CloseMonitored(it->second.socket);
   peers_.erase(it);
   auto m = monitors_.find(to);
   if (m != monitors_.end()) {
@@ -335,12 +351,13 @@ void* Transport::PeerSocket(const std::string& to, bool* created) {
       monitors_changed_ = true;
       *created = true;
     } else if (monitor != nullptr) {
+      zmq_socket_monitor(socket, nullptr, 0);  // in case it started: no reader will come
       zmq_close(monitor);
     }
   }
   if (zmq_connect(socket, to.c_str()) != 0) {
     LogRefusal("a bad peer address", "cannot connect to " + to + ": " + zmq_strerror(zmq_errno()));
-    zmq_close(socket);
+    CloseMonitored(socket);
     if (auto m = monitors_.find(to); m != monitors_.end()) {
       zmq_close(m->second);  // not yet polled: the I/O thread learns of it only from `created`
       monitors_.erase(m);
