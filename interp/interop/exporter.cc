@@ -6,19 +6,39 @@
 #include <fmt/format.h>
 
 #include "interp/interop/attr_convert.h"
+#include "interp/interop/export_composite.h"
 #include "interp/interop/tensor_proto.h"
 #include "interp/interop/tf_tables.h"
 
 namespace tfg::interop {
 namespace {
 
+// A composite's outputs other than 0 are nodes of their own (export_composite.h).
 std::string TensorName(const Output& o) {
+  if (HasComposite(o.node->op_name())) return CompositeOutputName(*o.node, o.index);
   return o.index == 0 ? o.node->name() : fmt::format("{}:{}", o.node->name(), o.index);
 }
 
 Status Fail(const Node& n, const std::string& why) {
   return Status(Code::kInvalidArgument, fmt::format("export: node '{}' ({}): {}", n.name(), n.op_name(), why),
                 n.span());
+}
+
+// The attrs by which a node names variables: the op's variable parameters
+// (apply_adam's var, m, v) and a scatter op's shared_name.
+std::vector<std::string> VariableAttrs(const Node& n) {
+  std::vector<std::string> out = n.op().variables;
+  if (out.empty() && n.attr<std::string>("shared_name")) out.push_back("shared_name");
+  return out;
+}
+
+// Several variable nodes may share one variable (shared_name), some of them
+// reads with control inputs (an optimizer's beta powers, read after the
+// update); update ops and initializers are wired to one without control
+// inputs, the first such, so that initializing never waits on a step.
+void KeepPlainest(std::map<std::string, const Node*>& by_name, const Node* var) {
+  const Node*& kept = by_name[*var->attr<std::string>("shared_name")];
+  if (!kept || (!kept->control_inputs().empty() && var->control_inputs().empty())) kept = var;
 }
 
 // The nodes to export: everything, or what the roots reach.
@@ -34,6 +54,10 @@ std::vector<const Node*> Selected(const Graph& g, const ExportOptions& opts) {
   for (const Node* i : opts.initializers) {
     if (const std::string* s = i->attr<std::string>("shared_name")) init_of[*s] = i;
   }
+  std::map<std::string, const Node*> variable_named;  // shared_name -> its variable node
+  for (const auto& n : g.nodes()) {
+    if (n->op_name() == "variable") KeepPlainest(variable_named, n.get());
+  }
   while (!stack.empty()) {
     const Node* n = stack.back();
     stack.pop_back();
@@ -41,6 +65,15 @@ std::vector<const Node*> Selected(const Graph& g, const ExportOptions& opts) {
     keep[n->id()] = true;
     for (const Output& in : n->inputs()) stack.push_back(in.node);
     for (const Node* c : n->control_inputs()) stack.push_back(c);
+    // The variables an update op names by attr (apply_adam's var, m, v) are its TensorFlow inputs.
+    if (n->op_name() != "variable") {
+      for (const std::string& attr : VariableAttrs(*n)) {
+        const std::string* shared = n->attr<std::string>(attr);
+        if (auto it = shared ? variable_named.find(*shared) : variable_named.end(); it != variable_named.end()) {
+          stack.push_back(it->second);
+        }
+      }
+    }
     if (n->op_name() == "variable" && !opts.frozen.count(n)) {
       if (auto it = init_of.find(*n->attr<std::string>("shared_name")); it != init_of.end()) {
         stack.push_back(it->second);
@@ -59,7 +92,7 @@ class Exporter {
 
   void IndexVariables(const std::vector<const Node*>& nodes) {
     for (const Node* n : nodes) {
-      if (n->op_name() == "variable") variables_[*n->attr<std::string>("shared_name")] = n;
+      if (n->op_name() == "variable") KeepPlainest(variables_, n);
     }
   }
 
@@ -77,6 +110,7 @@ class Exporter {
       return Simple(n, "VariableV2", {{"dtype", "type"}, {"shape", "shape"}, {"container", "string"},
                                       {"shared_name", "string"}});
     }
+    if (HasComposite(op)) return ExportComposite(n, TensorName, out_);
     return Mapped(n);
   }
 
@@ -85,14 +119,52 @@ class Exporter {
     tf::NodeDef* d = out_.add_node();
     d->set_name(n.name());
     d->set_op(tf_op);
-    d->set_device(n.requested_device());
+    SetTfDevice(d, n.requested_device());
     return d;
   }
 
   void AddControls(const Node& n, tf::NodeDef* d) {
     for (const Node* c : n.control_inputs()) d->add_input("^" + c->name());
+    if (auto it = gates_.find(&n); it != gates_.end()) {
+      for (const std::string& g : it->second) d->add_input("^" + g);
+    }
   }
 
+
+ public:
+  // TensorFlow 1 variables are updated in place, so an update op of a
+  // training step could run before another gradient has read the variable
+  // it changes. TensorFlow's optimizers gate the gradients for that; here
+  // the update ops grouped under one no_op (minimize's group) each wait for
+  // every gradient of the group (GATE_GRAPH), so a step computes what tfg
+  // computes.
+  // The TensorFlow node computing an update op's gradient input.
+  static std::string GradNode(const Node& update) {
+    const std::string t = TensorName(update.inputs()[static_cast<size_t>(update.op().FindInput("grad"))]);
+    return t.substr(0, t.find(':'));
+  }
+
+  void GateUpdates(const std::vector<const Node*>& nodes) {
+    for (const Node* group : nodes) {
+      if (group->op_name() != "no_op") continue;
+      std::vector<const Node*> updates;
+      std::set<std::string> grads;
+      for (const Node* c : group->control_inputs()) {
+        const int grad = c->op().variables.empty() ? -1 : c->op().FindInput("grad");
+        if (grad < 0 || static_cast<size_t>(grad) >= c->inputs().size()) continue;
+        updates.push_back(c);
+        grads.insert(GradNode(*c));
+      }
+      if (updates.size() < 2) continue;
+      for (const Node* u : updates) {
+        for (const std::string& g : grads) {
+          if (g != GradNode(*u)) gates_[u].push_back(g);
+        }
+      }
+    }
+  }
+
+ private:
   Status Simple(const Node& n, const std::string& tf_op, const std::vector<std::pair<std::string, std::string>>& attrs) {
     tf::NodeDef* d = Add(n, tf_op);
     for (const auto& [name, type] : attrs) {
@@ -118,10 +190,36 @@ class Exporter {
     tf::NodeDef* c = out_.add_node();
     c->set_name(fmt::format("{}/{}", n.name(), attr));
     c->set_op("Const");
-    c->set_device(n.requested_device());
+    SetTfDevice(c, n.requested_device());
+    // Read after the node's first input, as TensorFlow anchors its own
+    // constants: in a while loop's body that puts the constant in the
+    // loop's frame (with no input it would sit in the root frame).
+    if (!n.inputs().empty()) c->add_input("^" + n.inputs()[0].node->name());
     (*c->mutable_attr())["dtype"].set_type(ToTfDType(t->dtype()));
     ToTensorProto(*t, (*c->mutable_attr())["value"].mutable_tensor());
     return c->name();
+  }
+
+  // axis=none reduces every axis; TensorFlow takes them as an input: a
+  // constant [0, rank) when x's rank is known, else Range(0, Rank(x), 1).
+  Result<std::string> AllAxes(const Node& n) {
+    const PartialShape& x = n.inputs()[0].shape();
+    if (x.known_rank()) {
+      std::vector<int64_t> axes(static_cast<size_t>(x.rank()));
+      for (int i = 0; i < x.rank(); ++i) axes[static_cast<size_t>(i)] = i;
+      return ConstInput(n, "reduction_indices", AttrValue(axes), DType::kI32);
+    }
+    tf::NodeDef* rank = Add(n, "Rank");
+    rank->set_name(n.name() + "/rank");
+    rank->add_input(TensorName(n.inputs()[0]));
+    (*rank->mutable_attr())["T"].set_type(ToTfDType(n.input_types()[0]));
+    TFG_ASSIGN_OR_RETURN(std::string zero, ConstInput(n, "start", AttrValue(int64_t{0}), DType::kI32));
+    TFG_ASSIGN_OR_RETURN(std::string one, ConstInput(n, "delta", AttrValue(int64_t{1}), DType::kI32));
+    tf::NodeDef* range = Add(n, "Range");
+    range->set_name(n.name() + "/reduction_indices");
+    for (const std::string& in : {zero, rank->name(), one}) range->add_input(in);
+    (*range->mutable_attr())["Tidx"].set_type(tf::DT_INT32);
+    return range->name();
   }
 
   // TensorFlow's RandomUniform draws from [0, 1); tf.random.uniform scales
@@ -170,7 +268,9 @@ class Exporter {
     auto& attrs = *d->mutable_attr();
     std::set<std::string> renamed;
     std::vector<std::pair<int, TfInput>> inserted;
+    TFG_RETURN_IF_ERROR(VariableInputs(n, *sig, renamed, inserted));
     for (const AttrRename& r : row->attrs) {
+      if (renamed.count(r.tfg)) continue;
       renamed.insert(r.tfg);
       auto it = n.attrs().find(r.tfg);
       if (r.the_variable) {
@@ -180,7 +280,13 @@ class Exporter {
         inserted.push_back({0, {var->second->name(), var->second->output_types()[0]}});
         continue;
       }
-      if (it == n.attrs().end() || std::holds_alternative<std::monostate>(it->second)) continue;
+      const bool none = it == n.attrs().end() || std::holds_alternative<std::monostate>(it->second);
+      if (none && r.tf == "reduction_indices") {
+        TFG_ASSIGN_OR_RETURN(std::string all, AllAxes(n));
+        inserted.push_back({r.tf_input, {all, DType::kI32}});
+        continue;
+      }
+      if (none) continue;
       if (r.tf_input >= 0 || r.last_input) {
         // The constant's dtype: that of the tensors its type attr binds, else the value's own.
         DType dtype = n.input_types().empty() ? DType::kF32 : n.input_types()[0];
@@ -240,6 +346,26 @@ class Exporter {
     return Status::OK();
   }
 
+  // The variables of an update op (apply_adam's var, m, v: tfg attrs
+  // holding shared names) are TensorFlow's inputs of the same names.
+  Status VariableInputs(const Node& n, const TfOpSignature& sig, std::set<std::string>& renamed,
+                        std::vector<std::pair<int, TfInput>>& inserted) {
+    for (const std::string& attr : n.op().variables) {
+      const std::string* shared = n.attr<std::string>(attr);
+      auto var = shared ? variables_.find(*shared) : variables_.end();
+      if (var == variables_.end()) return Fail(n, fmt::format("its variable '{}' is not in the exported graph", attr));
+      int at = -1;
+      for (size_t k = 0; k < sig.inputs.size(); ++k) {
+        if (sig.inputs[k].name == attr) at = static_cast<int>(k);
+      }
+      if (at < 0) return Fail(n, fmt::format("{} has no input '{}' for its variable", sig.op, attr));
+      inserted.push_back({at, {var->second->name(), var->second->output_types()[0]}});
+      renamed.insert(attr);
+      renamed.insert(attr + "_container");
+    }
+    return Status::OK();
+  }
+
   // T, N, Tidx, out_type, ...: from the dtypes of the inputs and outputs.
   Status TypeAttrs(const Node& n, const TfOpSignature& sig, const std::vector<TfInput>& inputs,
                    google::protobuf::Map<std::string, tf::AttrValue>& attrs) {
@@ -270,11 +396,12 @@ class Exporter {
   const ExportOptions& opts_;
   tf::GraphDef& out_;
   std::map<std::string, const Node*> variables_;
+  std::map<const Node*, std::vector<std::string>> gates_;  // update op -> the gradients it waits for
 };
 
 bool Exportable(const Node& n) {
   const std::string& op = n.op_name();
-  if (op == "constant" || op == "placeholder" || op == "variable") return true;
+  if (op == "constant" || op == "placeholder" || op == "variable" || HasComposite(op)) return true;
   const OpMapRow* row = TfTables::Get().ByTfg(op);
   return row && !row->tf_op.empty() && TfTables::Get().Signature(row->tf_op);
 }
@@ -309,6 +436,7 @@ Result<tf::GraphDef> ExportGraphDef(const Graph& graph, const ExportOptions& opt
   def.mutable_versions()->set_producer(1087);  // a TensorFlow 2.x GraphDef version: NodeDefs as 2.x writes them
   Exporter exporter(opts, def);
   exporter.IndexVariables(nodes);
+  exporter.GateUpdates(nodes);
   std::set<const Node*> kept(nodes.begin(), nodes.end());
   for (const Node* n : nodes) TFG_RETURN_IF_ERROR(exporter.Export(*n));
   if (!opts.init_name.empty() && !opts.initializers.empty()) {

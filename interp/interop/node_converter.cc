@@ -1,5 +1,7 @@
 #include "interp/interop/node_converter.h"
 
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "interp/interop/attr_convert.h"
@@ -124,6 +126,43 @@ Result<ConvertedNode> ConvertSpecial(tf::NodeDef& def, const std::vector<Output>
   return out;
 }
 
+// padding="EXPLICIT": explicit_paddings' [before, after] pairs, reordered
+// from NCHW to NHWC when the op is imported with transposes around it.
+Result<std::vector<int64_t>> ExplicitPads(const tf::NodeDef& def, const std::string& tfg_op, bool nchw,
+                                          const ImportOptions& opts) {
+  if (tfg_op != "conv2d" && tfg_op != "depthwise_conv2d" && tfg_op != "max_pool") {
+    return Fail(def, opts, "padding \"EXPLICIT\" is not supported yet for this op");
+  }
+  const tf::AttrValue* a = TfAttr(def, "explicit_paddings");
+  if (!a || a->list().i_size() != 8) {
+    return Fail(def, opts, "padding \"EXPLICIT\" needs explicit_paddings of 8 ints ([before, after] per dimension)");
+  }
+  std::vector<int64_t> pads;
+  for (int dim : nchw ? std::vector<int>{0, 2, 3, 1} : std::vector<int>{0, 1, 2, 3}) {
+    for (int k = 0; k < 2; ++k) {
+      int64_t v = a->list().i(2 * dim + k);
+      if (v < 0) return Fail(def, opts, "explicit_paddings must not be negative");
+      pads.push_back(v);
+    }
+  }
+  return pads;
+}
+
+// The pad node before an op imported with padding="EXPLICIT" as VALID.
+// MaxPool's explicit padding never wins the max: it pads with -inf.
+Result<Output> ExplicitPad(Output x, std::vector<int64_t> pads, bool lowest, const std::string& name,
+                           const tf::NodeDef& def, const ImportOptions& opts, const AddNodeFn& add) {
+  NodeSpec spec;
+  spec.op = "pad";
+  spec.inputs = {x};
+  spec.attrs["paddings"] = std::move(pads);
+  if (lowest) spec.attrs["constant_values"] = -std::numeric_limits<double>::infinity();
+  spec.name = name;
+  spec.device = def.device();
+  TFG_ASSIGN_OR_RETURN(Node * n, AddOne(std::move(spec), def, opts, add));
+  return n->output(0);
+}
+
 bool IsSpecial(const std::string& op) {
   return op == "Const" || op == "Placeholder" || op == "VariableV2" || op == "Variable" || op == "VarHandleOp" ||
          op == "ReadVariableOp" || op == "AssignVariableOp";
@@ -164,8 +203,10 @@ Result<ConvertedNode> ConvertNode(tf::NodeDef& def, const std::vector<Output>& i
       return Fail(def, opts, fmt::format("data_format \"{}\" is not supported", f->s()));
     }
   }
+  std::vector<int64_t> explicit_pads;
   if (const tf::AttrValue* p = TfAttr(def, "padding"); p && p->s() == "EXPLICIT" && op->name != "pad") {
-    return Fail(def, opts, "padding \"EXPLICIT\" is not supported yet");
+    TFG_ASSIGN_OR_RETURN(explicit_pads, ExplicitPads(def, op->name, nchw, opts));
+    spec.attrs["padding"] = std::string("VALID");
   }
 
   std::set<std::string> renamed_tf;
@@ -254,6 +295,11 @@ Result<ConvertedNode> ConvertNode(tf::NodeDef& def, const std::vector<Output>& i
     }
     TFG_ASSIGN_OR_RETURN(spec.inputs[0], Transposed(spec.inputs[0], {0, 2, 3, 1}, spec.name + "/to_nhwc", def,
                                                     opts, add));
+  }
+  if (!explicit_pads.empty()) {
+    if (spec.inputs.empty()) return Fail(def, opts, "too few inputs");
+    TFG_ASSIGN_OR_RETURN(spec.inputs[0], ExplicitPad(spec.inputs[0], explicit_pads, op->name == "max_pool",
+                                                     spec.name + "/explicit_pad", def, opts, add));
   }
   std::string name = spec.name;
   TFG_ASSIGN_OR_RETURN(Node * n, AddOne(std::move(spec), def, opts, add));

@@ -8,6 +8,7 @@
 #include "ops/core/memory_budget.h"
 #include "ops/core/safe_file.h"
 #include "ops/io/tf_bundle_format.h"
+#include "ops/io/tf_bundle_slices.h"
 
 namespace tfg::tf_bundle {
 namespace {
@@ -31,8 +32,7 @@ Result<std::vector<checkpoint::Entry>> ReadResolved(const std::string& prefix) {
   auto index = DecodeIndex(index_bytes);
   if (!index.ok()) return Status(index.status()).Prepend(fmt::format("'{}': ", IndexPath(prefix)));
   std::map<int32_t, std::string> shards;  // only the shards some tensor is in
-  std::vector<checkpoint::Entry> out;
-  for (const IndexEntry& e : index->entries) {
+  auto decode = [&](const IndexEntry& e) -> Result<Tensor> {
     const std::string data_path = DataPath(prefix, e.shard, index->num_shards);
     auto it = shards.find(e.shard);
     if (it == shards.end()) {
@@ -41,6 +41,12 @@ Result<std::vector<checkpoint::Entry>> ReadResolved(const std::string& prefix) {
     }
     auto t = DecodeTensor(e, it->second);
     if (!t.ok()) return Status(t.status()).Prepend(fmt::format("'{}': ", data_path));
+    return t;
+  };
+  std::vector<checkpoint::Entry> out;
+  for (const IndexEntry& e : index->entries) {
+    auto t = e.slices.empty() ? decode(e) : AssembleSlices(e, *index, decode);
+    if (!t.ok()) return t.status();
     out.push_back({e.name, std::move(t).value()});
   }
   return out;

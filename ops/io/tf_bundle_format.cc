@@ -116,6 +116,27 @@ int CodeOf(DType d) {
   return 0;
 }
 
+// A TensorSliceProto: repeated Extent {start = 1, length = 2 (absent: all)}.
+Result<TensorSlice> ParseSlice(std::string_view bytes, const std::string& where) {
+  TensorSlice slice;
+  proto_wire::Reader r(bytes, "TensorSliceProto of " + where);
+  while (!r.done()) {
+    TFG_ASSIGN_OR_RETURN(Field f, r.Next());
+    if (f.number != 1 || f.type != WireType::kBytes) continue;
+    if (slice.size() == kMaxRank) return Corrupt(fmt::format("{}: a slice of rank over {}", where, kMaxRank));
+    SliceExtent x;
+    proto_wire::Reader er(f.bytes, "TensorSliceProto.Extent of " + where);
+    while (!er.done()) {
+      TFG_ASSIGN_OR_RETURN(Field e, er.Next());
+      if (e.number == 1 && e.type == WireType::kVarint) x.start = static_cast<int64_t>(e.value);
+      if (e.number == 2 && e.type == WireType::kVarint) x.length = static_cast<int64_t>(e.value);
+    }
+    if (x.start < 0 || x.length < -1) return Corrupt(where + ": a slice with a negative start or length");
+    slice.push_back(x);
+  }
+  return slice;
+}
+
 Result<IndexEntry> ParseEntry(const std::string& name, std::string_view bytes, int32_t num_shards) {
   IndexEntry e;
   e.name = name;
@@ -135,10 +156,9 @@ Result<IndexEntry> ParseEntry(const std::string& name, std::string_view bytes, i
     if (f.number == 5 && varint) e.size = f.value;
     if (f.number == 6 && f.type == WireType::kFixed32) e.masked_crc = static_cast<uint32_t>(f.value);
     if (f.number == 7) {
-      return Status(Code::kUnimplemented,
-                    fmt::format("{} is a partitioned variable (saved as slices by a partitioner); partitioned "
-                                "variables are not supported yet",
-                                where));
+      if (f.type != WireType::kBytes) return Corrupt(where + ": a slice is not a message");
+      TFG_ASSIGN_OR_RETURN(TensorSlice slice, ParseSlice(f.bytes, where));
+      e.slices.push_back(std::move(slice));
     }
   }
   TFG_ASSIGN_OR_RETURN(e.dtype, DTypeOfCode(dtype_code, where));
@@ -252,7 +272,11 @@ Result<Index> DecodeIndex(std::string_view bytes) {
   TFG_ASSIGN_OR_RETURN(index.num_shards, ParseHeader(table.front().second));
   for (size_t i = 1; i < table.size(); ++i) {
     TFG_ASSIGN_OR_RETURN(IndexEntry e, ParseEntry(table[i].first, table[i].second, index.num_shards));
-    index.entries.push_back(std::move(e));
+    if (!e.name.empty() && e.name[0] == '\0') {
+      index.slice_entries.emplace(table[i].first, std::move(e));
+    } else {
+      index.entries.push_back(std::move(e));
+    }
   }
   return index;
 }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,14 @@ namespace tfg::tf_bundle {
 inline constexpr int32_t kMaxShards = 1 << 16;
 inline constexpr int kMaxRank = 64;
 
+// One dimension of a saved slice (TensorSliceProto.Extent): elements
+// [start, start + length); length -1: the whole dimension.
+struct SliceExtent {
+  int64_t start = 0;
+  int64_t length = -1;
+};
+using TensorSlice = std::vector<SliceExtent>;
+
 // Where one tensor is, as its BundleEntryProto says.
 struct IndexEntry {
   std::string name;
@@ -35,17 +44,24 @@ struct IndexEntry {
   uint64_t offset = 0;
   uint64_t size = 0;
   uint32_t masked_crc = 0;
+  // A partitioned variable (saved by a partitioner): the slices it was
+  // saved as, each an entry of its own under a key made from the name and
+  // the slice (ops/io/tf_bundle_slices.h); this entry holds no data.
+  std::vector<TensorSlice> slices;
 };
 
 struct Index {
   int32_t num_shards = 1;
   std::vector<IndexEntry> entries;  // in key (name) order
+  // The slices of partitioned variables, by their binary keys (which start
+  // with a zero byte, as no tensor name does).
+  std::map<std::string, IndexEntry> slice_entries;
 };
 
 // Parses and verifies the `.index` bytes (table checksums, header:
-// little-endian, version; each entry's dtype, shape, shard). Unimplemented
-// for what tfg cannot hold: a dtype it lacks, a partitioned variable
-// (saved as slices), a big-endian bundle, compressed blocks.
+// little-endian, version; each entry's dtype, shape, shard, slices).
+// Unimplemented for what tfg cannot hold: a dtype it lacks, a big-endian
+// bundle, compressed blocks.
 Result<Index> DecodeIndex(std::string_view bytes);
 
 // The tensor `e` describes, from the bytes of its shard: bounds, size for

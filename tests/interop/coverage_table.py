@@ -17,6 +17,36 @@ SPECIAL = [("Const", "constant", "the value becomes the node's tensor"),
            ("ReadVariableOp", "identity", "of the variable"),
            ("AssignVariableOp", "assign", "of the variable")]
 
+# tfg ops that export writes as small compositions of TensorFlow ops
+# (interp/interop/export_composite.cc), checked by training the exported
+# graphs in TensorFlow (tests/interop/record_training.py).
+COMPOSITES = [
+    ("unbroadcast", "`Sum(grad, BroadcastGradientArgs(Shape(like), Shape(grad))[0])`, `Reshape` to `Shape(like)`"),
+    ("reshape_like", "`Reshape(x, Shape(like))`"),
+    ("sum_grad", "`BroadcastTo(Reshape(dy, kept shape), Shape(x))`; the kept shape: `TensorScatterUpdate` of "
+                 "`Shape(x)` with 1 at the reduced axes"),
+    ("mean_grad", "as `sum_grad`, `RealDiv` by `Size(x) / max(Size(dy), 1)`, as TensorFlow's gradient of `Mean`"),
+    ("sparse_softmax_cross_entropy", "`SparseSoftmaxCrossEntropyWithLogits:0`; other ranks than 2 flattened to "
+                                     "`[-1, classes]` and reshaped back"),
+    ("sparse_softmax_cross_entropy_grad", "`SparseSoftmaxCrossEntropyWithLogits:1 * ExpandDims(dloss, -1)`"),
+    ("softmax_cross_entropy_with_logits", "`SoftmaxCrossEntropyWithLogits:0` (flattened as above)"),
+    ("softmax_cross_entropy_grad", "`SoftmaxCrossEntropyWithLogits:1 * ExpandDims(dloss, -1)`"),
+    ("lstm_block_cell", "`Split` into i, j, f, o; `c = Sigmoid(f + forget_bias) * c_prev + Sigmoid(i) * Tanh(j)` "
+                        "(node `<name>`), `h = Sigmoid(o) * Tanh(c)` (node `<name>/h`)"),
+    ("lstm_block_cell_grad", "`SigmoidGrad`/`TanhGrad` of the recomputed gates, `ConcatV2` (dgates, node "
+                             "`<name>`), dc_prev (node `<name>/dc_prev`)"),
+    ("gather_grad", "`UnsortedSegmentSum(values, indices, Shape(params)[0])` (axis 0 only)"),
+    ("segment_gather", "`GatherV2` of params with a zero row appended, negative ids reading it"),
+    ("zeros", "`Fill(shape, 0)`"),
+    ("ones", "`Fill(shape, 1)`"),
+    ("conv2d_backprop_input", "`Conv2DBackpropInput(Shape(input), filter, dy)`"),
+    ("conv2d_backprop_filter", "`Conv2DBackpropFilter(input, Shape(filter), dy)`"),
+    ("depthwise_conv2d_backprop_input", "`DepthwiseConv2dNativeBackpropInput(Shape(input), filter, dy)`"),
+    ("depthwise_conv2d_backprop_filter", "`DepthwiseConv2dNativeBackpropFilter(input, Shape(filter), dy)`"),
+    ("max_pool_grad", "`MaxPoolGrad(input, MaxPool(input), dy)`"),
+    ("max_pool_grad_grad", "`MaxPoolGradGrad(input, MaxPool(input), grad)`"),
+]
+
 
 def table():
     rows = ["| TensorFlow op | tfg op | attrs (tfg=TensorFlow; @N: TensorFlow's input N) | notes |",
@@ -36,6 +66,16 @@ def table():
         attrs = "" if attrs == "-" else attrs.replace(",", ", ")
         note = "" if note == "-" else note.replace("|", "\\|")
         rows.append(f"| `{tf_op}` | `{tfg}` | {attrs} | {note} |")
+    rows.append("")
+    rows.append("Exported as compositions of TensorFlow ops (tfg ops TensorFlow has no op for, or whose "
+                "TensorFlow op takes other inputs):")
+    rows.append("")
+    rows.append("| tfg op | TensorFlow ops |")
+    rows.append("|---|---|")
+    composed = {tfg for tfg, _ in COMPOSITES}
+    for tfg, how in COMPOSITES:
+        rows.append(f"| `{tfg}` | {how} |")
+    no_tf = [op for op in no_tf if op.strip("`") not in composed]
     rows.append("")
     rows.append("tfg ops with no TensorFlow op (export refuses them, naming each): " + ", ".join(no_tf) + ".")
     return "\n".join(rows)

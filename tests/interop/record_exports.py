@@ -9,10 +9,12 @@
    tests/interop/data/export_<name>_{x,out}.npy (the .pb files are kept
    there too). tests/scripts/interop/export_models.tfg compares tfg's own
    run with them, so CI needs no TensorFlow.
-3. Exports the inference part of the examples in examples/ with
-   `tfg export --fetch NODE` and checks that TensorFlow imports the graph,
-   runs its `init` (the variables' initializers) and the fetched node.
-   Their weights start random on both sides, so only the shapes compare.
+3. Exports the whole graph of the examples in examples/ (training step
+   included: gradients and optimizer updates) with `tfg export` and checks
+   that TensorFlow imports it, runs its `init` (the variables'
+   initializers) and the inference node. Their weights start random on
+   both sides, so only the shapes compare; tests/interop/record_training.py
+   checks training steps value by value.
 
   python3 tests/interop/record_exports.py [TFG]   (default build/tfg; needs TensorFlow)
 """
@@ -57,8 +59,7 @@ def models(tfg):
         print(f"export_{name}.pb: TensorFlow ran it, output {got.shape}")
 
 
-# The inference output of each example (its whole graph also holds the
-# training step, whose gradient helpers have no TensorFlow op).
+# The inference output of each example, run after importing its whole graph.
 EXAMPLE_FETCHES = {"fashion_mnist_mlp": "logits/bias_add", "fashion_mnist_cnn": "logits/bias_add",
                    "linear_regression": "add"}
 
@@ -67,7 +68,7 @@ def examples(tfg):
     for stem, fetch in EXAMPLE_FETCHES.items():
         with tempfile.TemporaryDirectory() as tmp:
             pb = pathlib.Path(tmp) / "g.pb"
-            r = subprocess.run([tfg, "export", str(ROOT / "examples" / f"{stem}.tfg"), "-o", str(pb), "--fetch", fetch],
+            r = subprocess.run([tfg, "export", str(ROOT / "examples" / f"{stem}.tfg"), "-o", str(pb)],
                                capture_output=True, text=True)
             if r.returncode != 0:
                 print(f"{stem}.tfg: tfg export failed: {r.stderr.strip()}")

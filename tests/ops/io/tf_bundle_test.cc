@@ -15,6 +15,7 @@
 #include "ops/io/sstable.h"
 #include "ops/io/tf_bundle_file.h"
 #include "ops/io/tf_bundle_format.h"
+#include "ops/io/tf_bundle_slices.h"
 #include "tests/ops/io/io_test_util.h"
 #include "tests/ops/op_test_util.h"
 
@@ -83,9 +84,49 @@ TEST(TfBundle, ReadsAShardedCheckpoint) {
   test::ExpectTensorEq<int64_t>(tensors["shard_b"], {3, 1, 4}, TensorShape({3}));
 }
 
-TEST(TfBundle, RefusesPartitionedVariablesAsNotSupported) {
-  test::ExpectError(ReadBundle((kData / "partitioned").string()), Code::kUnimplemented,
-                    "'part' is a partitioned variable");
+// tf.compat.v1.fixed_size_partitioner(2) saved `part` [6, 2] (all 1.5) as
+// two row slices: it is read whole.
+TEST(TfBundle, AssemblesPartitionedVariablesFromTheirSlices) {
+  auto entries = ReadBundle((kData / "partitioned").string());
+  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  auto tensors = ByName(*entries);
+  ASSERT_EQ(tensors.size(), 1u);
+  test::ExpectTensorEq<float>(tensors["part"], std::vector<float>(12, 1.5f), TensorShape({6, 2}));
+}
+
+// The keys TensorFlow's EncodeTensorNameSlice gave slices of
+// tests/interop/data/partitioned.index (read from that file): emb's first
+// slice, rows [0, 3) of its 3 columns, and big's first, rows [0, 65), whose
+// length takes two bytes. A whole dimension (length -1) is one byte, 0x7f.
+TEST(TfBundle, SliceKeysAreTensorFlowsOrderedCode) {
+  EXPECT_EQ(SliceKey("emb", {{0, 3}, {0, 3}}), std::string("\0emb\0\x01\x01\x02\x80\x83\x80\x83", 12));
+  EXPECT_EQ(SliceKey("big", {{0, 65}, {0, 2}}), std::string("\0big\0\x01\x01\x02\x80\xc0\x41\x80\x82", 13));
+  EXPECT_EQ(SliceKey("a", {{0, -1}}), std::string("\0a\0\x01\x01\x01\x80\x7f", 8));
+}
+
+TEST(TfBundle, PartitionedVariableWithAMissingOrMisshapenSliceIsRefused) {
+  Index index;
+  IndexEntry full;
+  full.name = "v";
+  full.dtype = DType::kF32;
+  full.shape = TensorShape({4});
+  full.slices = {{{0, 2}}, {{2, 2}}};
+  IndexEntry part = full;
+  part.slices.clear();
+  part.shape = TensorShape({2});
+  index.slice_entries[SliceKey("v", {{0, 2}})] = part;
+  auto decode = [](const IndexEntry& e) -> Result<Tensor> { return test::MakeTensor<float>({7, 8}, e.shape); };
+  test::ExpectError(AssembleSlices(full, index, decode), Code::kDataLoss, "no entry for slice 1");
+  index.slice_entries[SliceKey("v", {{2, 2}})] = part;
+  auto whole = AssembleSlices(full, index, decode);
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  test::ExpectTensorEq<float>(*whole, {7, 8, 7, 8}, TensorShape({4}));
+  full.slices = {{{0, 2}}, {{0, 2}}};
+  test::ExpectError(AssembleSlices(full, index, decode), Code::kDataLoss, "overlap");
+  full.slices = {{{0, 2}}};
+  test::ExpectError(AssembleSlices(full, index, decode), Code::kDataLoss, "do not cover");
+  full.slices = {{{3, 2}}};
+  test::ExpectError(AssembleSlices(full, index, decode), Code::kDataLoss, "runs past dimension 0");
 }
 
 TEST(TfBundle, CheckpointReadFindsTheBundleByPrefixOrIndexFile) {
