@@ -4,11 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <clocale>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
-#include <fstream>
 #include <iostream>
 #include <new>
 #include <string_view>
@@ -19,72 +18,15 @@
 #include <editline/readline.h>
 
 #include "interp/app/input_lines.h"
+#include "interp/app/repl_history.h"
+#include "interp/app/repl_interrupt.h"
 #include "interp/language/parser.h"
 #include "interp/runtime/interrupt.h"
 
 namespace tfg {
 namespace {
 
-// History kept between sessions; older entries are dropped when the file
-// grows past twice this, so it stays small.
-constexpr size_t kHistoryKeep = 1000;
-
 bool IsBlank(const std::string& s) { return s.find_first_not_of(" \t\r") == std::string::npos; }
-
-// ------------------------------------------------------------------- history
-
-// One entry per line, plain text: the file stays readable and greppable
-// (libedit's own format escapes every space).
-class History {
- public:
-  explicit History(std::string path) : path_(std::move(path)) {}
-
-  // Loads the saved entries into libedit, trimming the file if it is long.
-  void Load() {
-    stifle_history(static_cast<int>(kHistoryKeep));
-    if (path_.empty()) return;
-    std::ifstream in(path_);
-    for (std::string line; std::getline(in, line);) {
-      if (IsBlank(line)) continue;
-      lines_.push_back(line);
-      if (lines_.size() > kHistoryKeep) lines_.pop_front();
-      ++in_file_;
-    }
-    if (in_file_ > kHistoryKeep) Rewrite();
-    for (const std::string& line : lines_) add_history(line.c_str());
-    last_ = lines_.empty() ? "" : lines_.back();
-  }
-
-  // Records an entered line: appended at once, so a crash loses nothing,
-  // and the file rewritten with the last kHistoryKeep once it has more.
-  void Add(const std::string& line) {
-    if (IsBlank(line) || line == last_) return;
-    last_ = line;
-    add_history(line.c_str());
-    if (path_.empty()) return;
-    lines_.push_back(line);
-    if (lines_.size() > kHistoryKeep) lines_.pop_front();
-    if (++in_file_ > kHistoryKeep) return Rewrite();
-    std::ofstream out(path_, std::ios::app);
-    out << line << "\n";
-  }
-
- private:
-  void Rewrite() {
-    std::string tmp = path_ + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::trunc);
-      for (const std::string& line : lines_) out << line << "\n";
-      if (!out) return;
-    }
-    if (std::rename(tmp.c_str(), path_.c_str()) == 0) in_file_ = lines_.size();
-  }
-
-  std::string path_;
-  std::string last_;
-  std::deque<std::string> lines_;  // the last kHistoryKeep entries
-  size_t in_file_ = 0;             // entries the file holds
-};
 
 // ---------------------------------------------------------------- completion
 
@@ -129,29 +71,42 @@ void InstallCompletion(Interpreter& interp) {
 
 class EditLineReader : public LineReader {
  public:
-  EditLineReader(Interpreter& interp, std::string history_path) : history_(std::move(history_path)) {
+  EditLineReader(Interpreter& interp, std::string history_path, std::ostream& err)
+      : history_(std::move(history_path), err) {
     // The name first: libedit reads ~/.editrc when using_history() starts
     // it, and applies `tfg:` lines only under this name.
     InstallCompletion(interp);
+    // libedit turns keys into text through the C library's multibyte
+    // conversions: in the "C" locale every non-ASCII character typed would
+    // be dropped. Scripts are UTF-8 whatever the locale, so the prompt is.
+    if (std::setlocale(LC_CTYPE, "") == nullptr || MB_CUR_MAX == 1) std::setlocale(LC_CTYPE, "C.UTF-8");
+    rl_getc_function = PromptGetc;  // before libedit starts: it reads the hook once
     using_history();
-    history_.Load();
+    stifle_history(static_cast<int>(kHistoryKeep));
+    for (const std::string& line : history_.Load()) add_history(line.c_str());
   }
 
   std::optional<std::string> ReadLine(bool continuation) override {
     std::fflush(stdout);
+    interrupts_.BeginLine();
     char* raw = readline(continuation ? kReplContinuationPrompt : kReplPrompt);
+    interrupted_ = raw == nullptr && interrupts_.Interrupted();
     if (raw == nullptr) {
-      std::fputs("\n", stdout);  // leave the shell's prompt on a fresh line
+      std::fputs("\n", stdout);  // leave the next output on a fresh line
       return std::nullopt;
     }
     std::string line(raw);
     std::free(raw);
-    history_.Add(line);
+    if (history_.Add(line)) add_history(line.c_str());
     return line;
   }
 
+  bool TakeInterrupt() override { return std::exchange(interrupted_, false); }
+
  private:
-  History history_;
+  HistoryFile history_;
+  PromptInterrupts interrupts_;
+  bool interrupted_ = false;
 };
 
 // Prints `text` followed by a newline unless it already ends with one.
@@ -214,10 +169,18 @@ int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::os
   const bool renumber = reader.CanReadAhead();
   InputLines input_lines;
   int lines_read = 0, ahead_number = 0, chunk_first = 0;
+  bool interrupted = false;  // Ctrl-C at a prompt: what was typed goes
   auto read = [&](bool continuation, int& number) {
     std::optional<std::string> line = reader.ReadLine(continuation);
     if (line) number = ++lines_read;
+    interrupted = !line && reader.TakeInterrupt();
     return line;
+  };
+  auto drop_statement = [&] {
+    chunk.clear();
+    ahead.reset();
+    err << "KeyboardInterrupt\n";
+    err.flush();
   };
   for (;;) {
     std::optional<std::string> line;
@@ -227,6 +190,10 @@ int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::os
       number = ahead_number;
     } else if (!ended) {
       line = read(!chunk.empty(), number);
+    }
+    if (std::exchange(interrupted, false)) {
+      drop_statement();
+      continue;
     }
     ended = ended || !line;
     if (line) {
@@ -240,6 +207,10 @@ int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::os
         // script: at a prompt it is asked for, and a blank one ends the
         // statement, as in Python.
         ahead = read(true, ahead_number);
+        if (std::exchange(interrupted, false)) {
+          drop_statement();
+          continue;
+        }
         ended = !ahead;
         if (reader.CanReadAhead()) {
           // Blank lines may come between the brace and the else, as in a script.
@@ -293,7 +264,7 @@ int RunRepl(const InterpreterOptions& options, const std::function<void(const In
     code = ReplLoop(interp, reader, out, err);
   } else {
     out << "tfg " << TFG_VERSION << " — Ctrl-D exits, Tab completes names and ops\n";
-    EditLineReader reader(interp, HistoryPath());
+    EditLineReader reader(interp, HistoryPath(), err);
     code = ReplLoop(interp, reader, out, err);
   }
   if (at_exit) at_exit(interp);

@@ -25,6 +25,9 @@ class LineReader {
   // Lines can be read ahead: no one waits at a prompt for the statement
   // read so far to run (a file or pipe).
   virtual bool CanReadAhead() const { return false; }
+  // Whether the last ReadLine returned nullopt because Ctrl-C was pressed
+  // at the prompt (not end of input); asking clears it.
+  virtual bool TakeInterrupt() { return false; }
 };
 
 // Lines from a stream, without prompts or editing (stdin not a terminal).
@@ -45,7 +48,9 @@ class StreamLineReader : public LineReader {
 // starts with `else` or `elif` (as in a script). Returns the exit code (0)
 // when the reader runs dry (Ctrl-D). Ctrl-C drops the statement running;
 // when the reader reads ahead (a file or pipe), it also ends the loop with
-// 130. Errors in read-ahead input give its own line numbers.
+// 130. Ctrl-C at a prompt drops the statement typed so far and prints
+// KeyboardInterrupt, as Python does. Errors in read-ahead input give its
+// own line numbers.
 int ReplLoop(Interpreter& interp, LineReader& reader, std::ostream& out, std::ostream& err);
 
 // Where history is kept: $TFG_HISTORY when set (empty: no history), else

@@ -1,6 +1,7 @@
 #include "ops/autodiff/gradients.h"
 
 #include "ops/autodiff/backprop.h"
+#include "ops/autodiff/gradient_scope.h"
 
 #include <algorithm>
 #include <map>
@@ -17,7 +18,7 @@ Result<Node*> GradContext::OpNode(const std::string& op, std::vector<Output> inp
   spec.op = op;
   spec.inputs = std::move(inputs);
   spec.attrs = std::move(attrs);
-  spec.name = "gradients/" + node->name() + "/" + op;
+  spec.name = GradientScope::Current() + "/" + node->name() + "/" + op;
   spec.device = node->requested_device();
   spec.span = node->span();
   return graph->AddNode(std::move(spec));
@@ -125,7 +126,7 @@ Result<Output> Backprop::Total(Output at) {
   std::vector<Output>& parts = it->second;
   Output sum = parts[0];
   for (size_t i = 1; i < parts.size(); ++i) {
-    NodeSpec spec{"add", {sum, parts[i]}, {}, {}, "gradients/" + at.node->name() + "/sum", "", at.node->span()};
+    NodeSpec spec{"add", {sum, parts[i]}, {}, {}, GradientScope::Current() + "/" + at.node->name() + "/sum", "", at.node->span()};
     TFG_ASSIGN_OR_RETURN(Node * n, g_.AddNode(std::move(spec)));
     sum = n->output(0);
   }
@@ -239,7 +240,7 @@ Result<std::vector<Output>> Differentiate(Graph& g, const std::vector<Output>& y
   for (size_t i = 0; i < ys.size(); ++i) {
     Output seed = grad_ys.empty() ? Output{} : grad_ys[i];
     if (!seed.node) {
-      NodeSpec spec{"ones_like", {ys[i]}, {}, {}, "gradients/" + ys[i].node->name() + "/seed", "", span};
+      NodeSpec spec{"ones_like", {ys[i]}, {}, {}, GradientScope::Current() + "/" + ys[i].node->name() + "/seed", "", span};
       TFG_ASSIGN_OR_RETURN(Node * n, g.AddNode(std::move(spec)));
       seed = n->output(0);
     }

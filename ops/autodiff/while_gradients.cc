@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "ops/autodiff/backprop.h"
+#include "ops/autodiff/gradient_scope.h"
 #include "ops/core/control_flow.h"
 
 namespace tfg {
@@ -35,7 +36,7 @@ class WhileGradient {
   WhileGradient(Graph& g, const WhileLoopNodes& loop, const std::vector<bool>& relevant, const SourceSpan& span,
                 WhileGradient* parent = nullptr)
       : g_(g), loop_(loop), relevant_(relevant), span_(span),
-        backward_frame_(fmt::format("gradients/{}#{}", loop.frame, g.num_nodes())), parent_(parent),
+        backward_frame_(fmt::format("{}/{}#{}", GradientScope::Current(), loop.frame, g.num_nodes())), parent_(parent),
         depth_(parent ? parent->depth_ + 1 : 0), made_(parent ? parent->made_ : std::make_shared<Made>()) {}
 
   Status Build(const std::vector<Output>& xs, Backprop& outer);
@@ -159,7 +160,7 @@ Result<Node*> WhileGradient::Add(const std::string& op, std::vector<Output> inpu
   spec.inputs = std::move(inputs);
   spec.control_inputs = std::move(controls);
   spec.attrs = std::move(attrs);
-  spec.name = "gradients/" + loop_.frame + "/" + op;
+  spec.name = GradientScope::Current() + "/" + loop_.frame + "/" + op;
   spec.span = loop_.vars[0].exit->span();
   TFG_ASSIGN_OR_RETURN(Node * n, g_.AddNode(std::move(spec)));
   made_->depth[n] = depth_;

@@ -73,6 +73,15 @@ class CliTest(unittest.TestCase):
             for option in ("--threads", "--seed", "--quiet", "check", "graph"):
                 self.assertIn(option, r.stdout)
 
+    def test_help_lists_every_command(self):
+        # Every command interp/app/cli.cc and interp/interop/interop_cli.cc
+        # dispatch on, in the synopsis (and so in the man page made from it).
+        usage = run("--help").stdout
+        for command in ("tfg [options] FILE", "tfg [options]  ", "tfg [options] check FILE",
+                        "tfg [options] graph FILE --dot", "tfg doc ops", "tfg --worker --listen ADDR",
+                        "tfg keygen DIR", "tfg import MODEL.pb", "tfg export FILE.tfg", "tfg --help | --version"):
+            self.assertIn(command, usage)
+
     def test_version(self):
         r = run("--version")
         self.assertEqual(r.returncode, 0)

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """`cmake --install` into a fresh prefix, then tfg run from there: the
 binary, the standard library found next to it (never the source tree), the
-examples, the docs and the man page generated from `tfg --help`.
+examples, the docs and the man page generated from `tfg --help`. Then the
+Debian package (CPack, as scripts/package makes it): built, unpacked into a
+fresh root with dpkg-deb (no root needed) and the MLP example run from
+there.
 
 usage: install_test.py BUILD_DIR
 """
@@ -96,6 +99,59 @@ class InstallTest(unittest.TestCase):
         self.assertIn("cannot find module 'nn'", done.stderr)
         self.assertIn(os.path.join(stdlib, "nn.tfg"), done.stderr)
         self.assertNotIn(os.path.realpath(SOURCE_STDLIB), done.stderr)
+
+
+class DebPackageTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not (shutil.which("cpack") and shutil.which("dpkg-deb")):
+            raise unittest.SkipTest("needs cpack and dpkg-deb (Debian)")
+        cls.tmp = tempfile.mkdtemp(prefix="tfg-deb-")
+        # -B: the package and CPack's staging go here, not into the build.
+        done = subprocess.run(["cpack", "-G", "DEB", "-B", cls.tmp], cwd=BUILD, capture_output=True, text=True,
+                              timeout=180)
+        if done.returncode != 0:
+            raise AssertionError("cpack failed:\n" + done.stdout + done.stderr)
+        debs = [f for f in os.listdir(cls.tmp) if f.endswith(".deb")]
+        if len(debs) != 1:
+            raise AssertionError("expected one .deb in %s, got %s" % (cls.tmp, debs))
+        cls.deb = os.path.join(cls.tmp, debs[0])
+        cls.root = os.path.join(cls.tmp, "root")
+        subprocess.run(["dpkg-deb", "-x", cls.deb, cls.root], check=True, timeout=120)
+        cls.work = os.path.join(cls.tmp, "work")
+        os.mkdir(cls.work)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def field(self, name):
+        return subprocess.run(["dpkg-deb", "-f", self.deb, name], capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    def test_control_fields(self):
+        self.assertEqual(self.field("Package"), "tfg")
+        # dpkg-shlibdeps found the shared libraries tfg links.
+        depends = self.field("Depends")
+        for library in ("libedit2", "libzmq5", "libopenblas0", "libc6"):
+            self.assertIn(library, depends)
+
+    def test_installs_under_usr(self):
+        usr = os.path.join(self.root, "usr")
+        self.assertTrue(os.access(os.path.join(usr, "bin", "tfg"), os.X_OK))
+        self.assertTrue(os.path.isfile(os.path.join(usr, "share", "tfg", "stdlib", "nn.tfg")))
+        self.assertTrue(os.path.isfile(os.path.join(usr, "share", "man", "man1", "tfg.1")))
+        self.assertEqual(sorted(os.listdir(self.root)), ["usr"])
+
+    def test_mlp_example_runs_from_the_unpacked_package(self):
+        # The issue's target, shortened as the example tests shorten it: one
+        # epoch on 2000 images; one epoch on all 60000 reaches about 85%.
+        if not os.path.isdir("/usr/share/datasets/fashion-mnist"):
+            self.skipTest("needs Debian's dataset-fashion-mnist (scripts/setup)")
+        example = os.path.join(self.root, "usr", "share", "tfg", "examples", "fashion_mnist_mlp.tfg")
+        done = tfg(os.path.join(self.root, "usr"), "-q", example, "1", "2000", "0.5", "1000", cwd=self.work)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertRegex(done.stdout, r"epoch 1 test accuracy 0\.[5-9]")
 
 
 if __name__ == "__main__":

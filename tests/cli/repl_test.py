@@ -230,11 +230,78 @@ class ReplTest(unittest.TestCase):
         self.eval(s, "dir(constant(1.0))", r'\["device", "dtype", "name", "ndim", "op", "shape", "size"\]')
         self.quit(s)
 
-    def test_ctrl_c_exits(self):
+    def test_ctrl_c_at_the_prompt_drops_the_line(self):
+        # As Python's prompt: Ctrl-C drops what was typed (a whole statement
+        # begun over several lines too), prints KeyboardInterrupt and prompts
+        # again; only Ctrl-D ends the session.
         s = self.start()
-        s.send("1 +")
+        self.eval_silent(s, "kept = 5")
+        s.send("\x03")  # on an empty line
+        s.expect(r"\r\nKeyboardInterrupt\r\n" + PROMPT)
+        s.send("kept = 1 +")
+        s.expect(r"kept = 1 \+")  # the editor has it
         s.send("\x03")
-        self.assertEqual(s.wait(), 128 + signal.SIGINT)
+        s.expect(r"\r\nKeyboardInterrupt\r\n" + PROMPT)
+        s.send("fn f() {\r")
+        s.expect(MORE)
+        s.send("\x03")  # at the continuation prompt: the whole fn goes
+        s.expect(r"\r\nKeyboardInterrupt\r\n" + PROMPT)
+        s.send("if kept > 1 { print(\"big\") }\r")
+        s.expect(MORE)  # asks whether an else follows: Ctrl-C drops the if unrun, as Python's does
+        s.send("\x03")
+        s.expect(r"\r\nKeyboardInterrupt\r\n" + PROMPT)
+        self.assertNotIn("\r\nbig\r\n", s.text())  # the if never ran
+        self.eval(s, "kept", "5")
+        self.assertIsNone(s.poll_exit(0.2))
+        self.eval(s, "f", r".*unknown name 'f'.*")
+        self.quit(s)
+        with open(self.history) as f:
+            self.assertEqual(f.read().splitlines(), ["kept = 5", "fn f() {", "if kept > 1 { print(\"big\") }",
+                                                     "kept", "f"])
+
+    def test_non_ascii_input(self):
+        # Keys reach the line editor decoded from UTF-8 (repl_interrupt.cc
+        # reads them): five characters, one of them two bytes.
+        s = self.start()
+        self.eval(s, 'len("h\u00e9llo")', "5")
+        self.eval(s, '"\u00e9t\u00e9 \u2192 \U0001F600"', '"\u00e9t\u00e9 \u2192 \U0001F600"')
+        self.quit(s)
+
+    def test_history_file_that_is_not_a_regular_file_is_left_alone(self):
+        # A FIFO would block the read (and the append) forever, /dev/zero
+        # never ends, a directory holds nothing: each gets one warning, and
+        # the session runs without saving history.
+        fifo = os.path.join(self.home, "fifo")
+        os.mkfifo(fifo)
+        for path, kind in [(fifo, r"a FIFO \(named pipe\)"), ("/dev/zero", "a character device"),
+                           (self.home, "a directory")]:
+            s = self.start(history=path)
+            self.assertRegex(s.text(), "warning: cannot read history file '%s': it is %s, not a regular file; "
+                             "history is not saved this session" % (re.escape(path), kind))
+            self.eval(s, "6 * 7", "42")
+            self.quit(s)
+        self.assertEqual(sorted(os.listdir(self.home)), ["fifo"])
+
+    def test_huge_history_file_is_not_read(self):
+        # Far larger than any history tfg writes: refused before a byte is
+        # read, and left as it was.
+        with open(self.history, "wb") as f:
+            f.truncate(64 << 20)  # sparse: no disk used
+        s = self.start()
+        self.assertIn("warning: cannot read history file '%s': it is %d bytes, more than the %d that may be read"
+                      % (self.history, 64 << 20, 16 << 20), s.text())
+        self.eval(s, "6 * 7", "42")
+        self.quit(s)
+        self.assertEqual(os.path.getsize(self.history), 64 << 20)
+
+    def test_dir_lists_the_session_s_names(self):
+        s = self.start()
+        self.eval(s, "dir()", r"\[\]")
+        self.eval_silent(s, "W = variable([1.0], name=\"W\")")
+        self.eval_silent(s, "_hidden = 1")
+        self.eval_silent(s, "import nn")
+        self.eval(s, "dir()", r'\["W", "nn"\]')
+        self.quit(s)
 
     def interrupt(self, s, line):
         """Types `line`, presses Ctrl-C while it runs, and expects the

@@ -4,6 +4,7 @@
 // scope it was used in); its gradient is the sum over all of them.
 #include "interp/language/builtins/builtins.h"
 #include "interp/runtime/session.h"
+#include "ops/autodiff/gradient_scope.h"
 #include "ops/autodiff/gradients.h"
 
 namespace tfg {
@@ -63,9 +64,9 @@ Result<Value> Unconnected(BuiltinContext& ev, const BoundArgs& args, Unconnected
       TFG_ASSIGN_OR_RETURN(Output o, ev.ToOutput(x, std::nullopt, args.spans[1]));
       // As TensorFlow's zeros_like: a static shape makes zeros that do not
       // read x, so a placeholder x need not be fed to fetch them.
-      NodeSpec spec{"zeros_like", {o}, {}, {}, "gradients/zeros", "", args.span};
+      NodeSpec spec{"zeros_like", {o}, {}, {}, GradientScope::Current() + "/zeros", "", args.span};
       if (o.shape().fully_defined()) {
-        spec = NodeSpec{"zeros", {}, {}, {}, "gradients/zeros", "", args.span};
+        spec = NodeSpec{"zeros", {}, {}, {}, GradientScope::Current() + "/zeros", "", args.span};
         spec.attrs["shape"] = o.shape().dims();
         spec.attrs["dtype"] = o.dtype();
       }
@@ -81,6 +82,9 @@ Result<Value> Unconnected(BuiltinContext& ev, const BoundArgs& args, Unconnected
 
 Result<Value> Grad(BuiltinContext& ev, BoundArgs& args) {
   TFG_ASSIGN_OR_RETURN(UnconnectedMode unconnected, ReadUnconnected(args));
+  // Each call's nodes in a scope of their own inside the enclosing one, as
+  // TensorFlow names them: gradients/, gradients_1/, s/gradients/.
+  GradientScope naming(ev.scopes().ScopedName(ev.scopes().UniqueScope(ev.graph(), "gradients")));
   TFG_ASSIGN_OR_RETURN(std::vector<Output> ys, ToOutputs(ev, args[0], args.spans[0]));
   std::vector<Output> grad_ys;
   if (!args[2].is_none()) {
@@ -112,7 +116,7 @@ Result<Value> Grad(BuiltinContext& ev, BoundArgs& args) {
         total = grads[k];
         continue;
       }
-      NodeSpec spec{"add", {total, grads[k]}, {}, {}, "gradients/sum", "", args.span};
+      NodeSpec spec{"add", {total, grads[k]}, {}, {}, GradientScope::Current() + "/sum", "", args.span};
       TFG_ASSIGN_OR_RETURN(Node * n, ev.AddNode(std::move(spec)));
       total = n->output(0);
     }

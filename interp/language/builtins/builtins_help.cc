@@ -10,6 +10,7 @@
 #include "interp/language/ast.h"
 #include "interp/language/attribute_names.h"
 #include "interp/language/builtins/builtins.h"
+#include "interp/language/evaluator.h"
 #include "interp/language/op_doc_text.h"
 
 namespace tfg {
@@ -162,8 +163,9 @@ Result<std::string> HelpText(const Value& v, const SourceSpan& span) {
 constexpr const char* kHelpIntro =
     "help(x) shows the documentation of x: an op (help(matmul)), a builtin (help(run)), a function\n"
     "written in tfg (its header and the # comment above it), or a module (help(nn)); help(\"name\")\n"
-    "looks a builtin or op up by name. dir(x) lists x's attributes or a module's members. At the\n"
-    "prompt, Tab completes names, attributes (W.<Tab>), module members and keyword arguments.\n"
+    "looks a builtin or op up by name. dir(x) lists x's attributes or a module's members, dir() the\n"
+    "names you have defined. At the prompt, Tab completes names, attributes (W.<Tab>), module\n"
+    "members and keyword arguments.\n"
     "The language: docs/language.md; every op: docs/ops.md.\n";
 
 Result<Value> Help(BuiltinContext& ev, BoundArgs& args) {
@@ -177,13 +179,26 @@ Result<Value> Help(BuiltinContext& ev, BoundArgs& args) {
   return Value();
 }
 
-Result<Value> Dir(BuiltinContext&, BoundArgs& args) {
-  if (!args.given[0]) {
-    return Status(Code::kUnimplemented,
-                  "dir() without a value is not supported yet: give one (dir(nn), dir(W)); at the prompt, "
-                  "Tab lists the names in scope",
-                  args.span);
+// dir() with no value: the names the session has defined at top level,
+// sorted, as Python's dir() at its prompt; `_` names stay hidden, as Tab
+// hides them.
+Result<Value> SessionNames(BuiltinContext& ev, const SourceSpan& span) {
+  auto* evaluator = dynamic_cast<Evaluator*>(&ev);
+  if (evaluator == nullptr || evaluator->main_globals() == nullptr) {
+    return Status(Code::kUnimplemented, "dir() without a value is not supported here: give one (dir(nn))", span);
   }
+  std::vector<std::string> sorted;
+  for (const auto& [name, value] : evaluator->main_globals()->vars) {
+    if (!name.empty() && name[0] != '_') sorted.push_back(name);
+  }
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<Value> names;
+  for (const std::string& name : sorted) names.push_back(Value::Str(name));
+  return Value::NewList(std::move(names));
+}
+
+Result<Value> Dir(BuiltinContext& ev, BoundArgs& args) {
+  if (!args.given[0]) return SessionNames(ev, args.span);
   std::vector<Value> names;
   for (const std::string& name : AttributeNames(args[0])) names.push_back(Value::Str(name));
   return Value::NewList(std::move(names));
@@ -197,7 +212,8 @@ const BuiltinRegistrar kHelpBuiltins({
      Help},
     {"dir", {BuiltinParam{"x", Value()}},
      "The names of x's attributes (shape, dtype, name, ... of a tensor), or a module's public members, as a "
-     "sorted list of strings.",
+     "sorted list of strings; dir() with no x: the names the session (the script or the REPL) has defined at top "
+     "level, also when called inside a function, without those starting with '_'.",
      Dir},
 });
 
