@@ -495,6 +495,17 @@ class CliTest(unittest.TestCase):
             self.assertIn("input_a", r.stdout)
             self.assertTrue(r.stdout.rstrip().endswith("}"), r.stdout)
 
+    def test_graph_of_the_mlp_example_opens_on_a_few_boxes(self):
+        # The bar (TensorFlow's own graph of this model has 20
+        # top-level names): at depth 0, input, the three layers, loss,
+        # gradients, Adam and correct; with --logdir, summaries too.
+        example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "fashion_mnist_mlp.tfg")
+        r = run("graph", example, "--dot", "--depth", "0", timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        boxes = re.findall(r'^  (\w+) \[label="([^"\\]*)', r.stdout, re.M)
+        self.assertEqual(sorted(label for _, label in boxes),
+                         ["Adam/", "correct/", "gradients/", "hidden1/", "hidden2/", "input/", "logits/", "loss/"])
+
     def test_graph_rejects_extra_arguments(self):
         path = self.script("a = 1\n")
         self.assertUsageError(run("graph", path, "extra"), "unexpected argument 'extra'")

@@ -155,6 +155,9 @@ def check_example(tfg, examples_dir, tmp):
           f"example test_accuracy {[e.value for e in accuracy]} != printed {printed}")
     check(len(acc.Histograms("hidden1/kernel")) == 1, "example histogram of hidden1/kernel")
     check(any(n.name.startswith("hidden1/") for n in acc.Graph().node), "example graph has hidden1/ nodes")
+    tops = sorted({n.name.split("/")[0] for n in acc.Graph().node})
+    check(tops == ["Adam", "correct", "gradients", "hidden1", "hidden2", "input", "logits", "loss", "summaries"],
+          f"example graph's top-level boxes {tops}")
     # The CNN: 320 images are 5 batches of 64, so one summary step (0), the
     # accuracy at step 5, and four 28x28 training images at step 0.
     logdir = os.path.join(tmp, "cnn")
