@@ -118,9 +118,7 @@ class BatchNormGradKernel final : public OpKernel {
     return nn::DispatchFloat(nn::OpName(ctx), x.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatView<C> px(x);
-      const ChannelStats stats =
-          params_.training ? nn::BatchStats(ctx, px.get(), rows, c) : nn::GivenStats(ctx.input(3), ctx.input(4));
-      nn::BatchNormBackward<C>(ctx, params_, stats, px.get(), rows, c, outs);
+      nn::BatchNormBackward<C>(ctx, params_, px.get(), rows, c, outs);
     });
   }
 

@@ -1,6 +1,6 @@
 #include "ops/nn/batch_norm_stats.h"
 
-#include <array>
+#include <algorithm>
 #include <cmath>
 
 #include "ops/core/op_registry.h"
@@ -9,23 +9,25 @@
 namespace tfg::nn {
 namespace {
 
-constexpr int64_t kRowsPerBlock = 256;
+// Rows are summed in blocks of kRowsPerBlock: within a block in the data's
+// own type, vectorized over the channels, of values taken relative to a
+// per-channel shift (the first row in training mode), so that a sum of
+// squares does not cancel against a large mean; the blocks' sums then add
+// up in f64, in block order, so the result does not depend on threads.
+constexpr int64_t kRowsPerBlock = 64;
 
-// sums[k * c + j] = sum over rows r of term(r, j)[k], in f64. Row blocks
-// get their own partial sums, so threads never share an accumulator.
-template <int K, typename Term>
-std::vector<double> ChannelSums(const OpKernelContext& ctx, int64_t rows, int64_t c, Term term) {
+// sums[k * c + j] (k < K) over all rows of what add_row(r, acc) adds into
+// acc[k * c + j] for row r.
+template <int K, typename C, typename AddRow>
+std::vector<double> BlockSums(const OpKernelContext& ctx, int64_t rows, int64_t c, AddRow add_row) {
   const int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
-  std::vector<double> partial(static_cast<size_t>(blocks * K * c), 0.0);
+  std::vector<double> partial(static_cast<size_t>(blocks * K * c));
   ctx.ParallelFor(blocks, kRowsPerBlock * c * K, [&](int64_t s, int64_t e) {
+    std::vector<C> acc(static_cast<size_t>(K * c));
     for (int64_t b = s; b < e; ++b) {
-      double* acc = partial.data() + b * K * c;
-      for (int64_t r = b * kRowsPerBlock; r < std::min(rows, (b + 1) * kRowsPerBlock); ++r) {
-        for (int64_t j = 0; j < c; ++j) {
-          const std::array<double, K> t = term(r, j);
-          for (int k = 0; k < K; ++k) acc[k * c + j] += t[k];
-        }
-      }
+      std::fill(acc.begin(), acc.end(), C(0));
+      for (int64_t r = b * kRowsPerBlock; r < std::min(rows, (b + 1) * kRowsPerBlock); ++r) add_row(r, acc.data());
+      std::copy(acc.begin(), acc.end(), partial.begin() + b * K * c);
     }
   });
   std::vector<double> sums(static_cast<size_t>(K * c), 0.0);
@@ -33,6 +35,27 @@ std::vector<double> ChannelSums(const OpKernelContext& ctx, int64_t rows, int64_
     for (int64_t i = 0; i < K * c; ++i) sums[i] += partial[b * K * c + i];
   }
   return sums;
+}
+
+// The shift of each channel: its first row, a value of the data's own
+// magnitude (the rows' deviations from it are then about their spread).
+template <typename C>
+std::vector<C> FirstRow(const C* x, int64_t rows, int64_t c) {
+  return rows > 0 ? std::vector<C>(x, x + c) : std::vector<C>(static_cast<size_t>(c), C(0));
+}
+
+// Mean and biased variance from sums of d = x - shift and of d * d.
+ChannelStats StatsFromShiftedSums(const std::vector<double>& shift, const double* sum_d, const double* sum_dd,
+                                  int64_t rows) {
+  const size_t c = shift.size();
+  const double n = static_cast<double>(std::max<int64_t>(rows, 1));
+  ChannelStats s{std::vector<double>(c), std::vector<double>(c)};
+  for (size_t j = 0; j < c; ++j) {
+    const double d = sum_d[j] / n;
+    s.mean[j] = shift[j] + d;
+    s.var[j] = std::max(0.0, sum_dd[j] / n - d * d);
+  }
+  return s;
 }
 
 std::vector<double> ToDoubles(const Tensor& t) {
@@ -125,16 +148,18 @@ Result<int64_t> BatchNormChannels(const ShapeContext& c, const BatchNormParams& 
 
 template <typename C>
 ChannelStats BatchStats(const OpKernelContext& ctx, const C* x, int64_t rows, int64_t c) {
-  ChannelStats s;
-  s.mean = ChannelSums<1>(
-      ctx, rows, c, [&](int64_t r, int64_t j) { return std::array<double, 1>{static_cast<double>(x[r * c + j])}; });
-  for (double& m : s.mean) m /= static_cast<double>(rows);
-  s.var = ChannelSums<1>(ctx, rows, c, [&](int64_t r, int64_t j) {
-    const double d = static_cast<double>(x[r * c + j]) - s.mean[j];
-    return std::array<double, 1>{d * d};
+  const std::vector<C> shift = FirstRow(x, rows, c);
+  const C* k = shift.data();
+  const std::vector<double> sums = BlockSums<2, C>(ctx, rows, c, [&](int64_t r, C* __restrict acc) {
+    const C* __restrict xr = x + r * c;
+    C* __restrict acc_dd = acc + c;
+    for (int64_t j = 0; j < c; ++j) {
+      const C d = xr[j] - k[j];
+      acc[j] += d;
+      acc_dd[j] += d * d;
+    }
   });
-  for (double& v : s.var) v /= static_cast<double>(rows);
-  return s;
+  return StatsFromShiftedSums(std::vector<double>(shift.begin(), shift.end()), sums.data(), sums.data() + c, rows);
 }
 
 ChannelStats GivenStats(const Tensor& mean, const Tensor& variance) { return {ToDoubles(mean), ToDoubles(variance)}; }
@@ -151,27 +176,69 @@ Status WriteBatchStats(OpKernelContext& ctx, const ChannelStats& stats, int64_t 
   return Status::OK();
 }
 
+namespace {
+
+// What batch_norm_grad's factors need: the statistics, sum(dy) and
+// sum(dy * (x - mean)) per channel.
+struct GradSums {
+  ChannelStats stats;
+  std::vector<double> dy, dy_centered;
+};
+
+// One pass over x and dy: the statistics (training mode; inference mode
+// takes the given ones) and the sums, all from sums relative to a
+// per-channel shift.
+template <typename C>
+GradSums GradientSums(const OpKernelContext& ctx, const BatchNormParams& p, const C* x, const C* dy, int64_t rows,
+                         int64_t c) {
+  GradSums g;
+  if (!p.training) g.stats = GivenStats(ctx.input(3), ctx.input(4));
+  std::vector<C> shift = p.training ? FirstRow(x, rows, c) : std::vector<C>(g.stats.mean.begin(), g.stats.mean.end());
+  const C* k = shift.data();
+  const std::vector<double> sums = BlockSums<4, C>(ctx, rows, c, [&](int64_t r, C* __restrict acc) {
+    const C* __restrict xr = x + r * c;
+    const C* __restrict dyr = dy + r * c;
+    C* __restrict acc_dd = acc + c;
+    C* __restrict acc_g = acc + 2 * c;
+    C* __restrict acc_gd = acc + 3 * c;
+    for (int64_t j = 0; j < c; ++j) {
+      const C d = xr[j] - k[j], gj = dyr[j];
+      acc[j] += d;
+      acc_dd[j] += d * d;
+      acc_g[j] += gj;
+      acc_gd[j] += gj * d;
+    }
+  });
+  const std::vector<double> shift_d(shift.begin(), shift.end());
+  if (p.training) g.stats = StatsFromShiftedSums(shift_d, sums.data(), sums.data() + c, rows);
+  g.dy.assign(sums.begin() + 2 * c, sums.begin() + 3 * c);
+  g.dy_centered.resize(static_cast<size_t>(c));
+  // sum(dy * (x - mean)) = sum(dy * (x - shift)) - (mean - shift) * sum(dy)
+  for (int64_t j = 0; j < c; ++j) g.dy_centered[j] = sums[3 * c + j] - (g.stats.mean[j] - shift_d[j]) * g.dy[j];
+  return g;
+}
+
+}  // namespace
+
 // dx = k[j] * dy + (x - mean) * a[j] + b[j]; the per-channel factors come
 // from the sums of dy and dy * (x - mean).
 template <typename C>
-void BatchNormBackward(const OpKernelContext& ctx, const BatchNormParams& p, const ChannelStats& stats, const C* x,
-                       int64_t rows, int64_t c, Tensor* const outs[5]) {
+void BatchNormBackward(const OpKernelContext& ctx, const BatchNormParams& p, const C* x, int64_t rows, int64_t c,
+                       Tensor* const outs[5]) {
   FloatView<C> vdy(ctx.input(0)), vscale(ctx.input(2)), vdbm(ctx.input(5)), vdbv(ctx.input(6));
   const C *dy = vdy.get(), *scale = vscale.get(), *dbm = vdbm.get(), *dbv = vdbv.get();
-  const std::vector<double>& mean = stats.mean;
-  const std::vector<double> sums = ChannelSums<2>(ctx, rows, c, [&](int64_t r, int64_t j) {
-    const double d = static_cast<double>(dy[r * c + j]);
-    return std::array<double, 2>{d, d * (static_cast<double>(x[r * c + j]) - mean[j])};
-  });
+  const GradSums sums = GradientSums(ctx, p, x, dy, rows, c);
+  const ChannelStats& stats = sums.stats;
   const double m = static_cast<double>(rows), m1 = static_cast<double>(std::max<int64_t>(rows - 1, 1));
-  std::vector<C> k(c), a(c), b(c);
+  std::vector<C> k(c), a(c), b(c), mean(c);
   std::vector<double> dscale(c), doffset(c), dmean(c, 0.0), dvar(c, 0.0);
   for (int64_t j = 0; j < c; ++j) {
-    const double inv = 1.0 / std::sqrt(stats.var[j] + p.epsilon), s0 = sums[j], s1 = sums[c + j];
+    const double inv = 1.0 / std::sqrt(stats.var[j] + p.epsilon), s0 = sums.dy[j], s1 = sums.dy_centered[j];
     const double kj = static_cast<double>(scale[j]) * inv;
     dscale[j] = s1 * inv;
     doffset[j] = s0;
     k[j] = static_cast<C>(kj);
+    mean[j] = static_cast<C>(stats.mean[j]);
     if (p.training) {
       const double av = -kj * inv * dscale[j] / m + 2.0 * static_cast<double>(dbv[j]) / m1;
       a[j] = static_cast<C>(av);
@@ -184,12 +251,13 @@ void BatchNormBackward(const OpKernelContext& ctx, const BatchNormParams& p, con
   }
   FloatOut<C> dx(outs[0]);
   C* pdx = dx.get();
+  const C *pk = k.data(), *pa = a.data(), *pb = b.data(), *pm = mean.data();
   ctx.ParallelFor(rows, 3 * c, [&](int64_t s, int64_t e) {
     for (int64_t r = s; r < e; ++r) {
-      for (int64_t j = 0; j < c; ++j) {
-        const C centered = x[r * c + j] - static_cast<C>(mean[j]);
-        pdx[r * c + j] = k[j] * dy[r * c + j] + centered * a[j] + b[j];
-      }
+      const C* __restrict xr = x + r * c;
+      const C* __restrict dyr = dy + r * c;
+      C* __restrict dxr = pdx + r * c;
+      for (int64_t j = 0; j < c; ++j) dxr[j] = pk[j] * dyr[j] + (xr[j] - pm[j]) * pa[j] + pb[j];
     }
   });
   dx.Finish();
@@ -201,9 +269,9 @@ void BatchNormBackward(const OpKernelContext& ctx, const BatchNormParams& p, con
 
 template ChannelStats BatchStats<float>(const OpKernelContext&, const float*, int64_t, int64_t);
 template ChannelStats BatchStats<double>(const OpKernelContext&, const double*, int64_t, int64_t);
-template void BatchNormBackward<float>(const OpKernelContext&, const BatchNormParams&, const ChannelStats&,
-                                       const float*, int64_t, int64_t, Tensor* const[5]);
-template void BatchNormBackward<double>(const OpKernelContext&, const BatchNormParams&, const ChannelStats&,
-                                        const double*, int64_t, int64_t, Tensor* const[5]);
+template void BatchNormBackward<float>(const OpKernelContext&, const BatchNormParams&, const float*, int64_t, int64_t,
+                                       Tensor* const[5]);
+template void BatchNormBackward<double>(const OpKernelContext&, const BatchNormParams&, const double*, int64_t,
+                                        int64_t, Tensor* const[5]);
 
 }  // namespace tfg::nn

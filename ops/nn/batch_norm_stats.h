@@ -1,6 +1,8 @@
 // The pieces of batch_norm and batch_norm_grad (ops/nn/batch_norm.cc):
-// attrs, input checks, per-channel statistics (accumulated in f64 in two
-// passes, so the variance does not cancel) and the backward pass.
+// attrs, input checks, per-channel statistics (one pass: sums of each
+// value's distance to a per-channel shift, in blocks of rows accumulated in
+// the data's type and added up in f64, so the variance does not cancel)
+// and the backward pass (one pass for its sums, one for dx).
 // Layout: x is [rows, c] with the channel dimension last.
 #pragma once
 
@@ -37,9 +39,10 @@ ChannelStats GivenStats(const Tensor& mean, const Tensor& variance);
 // Outputs 1 and 2 of the forward op: the batch mean and unbiased variance.
 Status WriteBatchStats(OpKernelContext& ctx, const ChannelStats& stats, int64_t rows);
 
-// Fills batch_norm_grad's five outputs from its inputs (see batch_norm.cc).
+// Fills batch_norm_grad's five outputs from its inputs (see batch_norm.cc):
+// in training mode with x's batch statistics, else the given ones.
 template <typename C>
-void BatchNormBackward(const OpKernelContext& ctx, const BatchNormParams& p, const ChannelStats& stats, const C* x,
-                       int64_t rows, int64_t c, Tensor* const outs[5]);
+void BatchNormBackward(const OpKernelContext& ctx, const BatchNormParams& p, const C* x, int64_t rows, int64_t c,
+                       Tensor* const outs[5]);
 
 }  // namespace tfg::nn

@@ -7,21 +7,13 @@
 #include "ops/nn/conv_backend.h"
 
 #if defined(TFG_HAVE_ONEDNN)
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <oneapi/dnnl/dnnl.hpp>
 #include <vector>
 
-#ifndef EIGEN_USE_THREADS
-#define EIGEN_USE_THREADS  // ThreadPoolDevice (CMake defines it for every file)
-#endif
-#include <unsupported/Eigen/CXX11/Tensor>
-
-#include "ops/core/device.h"
+#include "ops/nn/onednn_runtime.h"
 #endif
 
 namespace tfg::nn {
@@ -97,26 +89,6 @@ struct Plan {
   d::memory::desc scratch;
 };
 
-d::engine& Engine() {
-  static d::engine engine(d::engine::kind::cpu, 0);
-  return engine;
-}
-
-// oneDNN's OpenMP runtime would start a team of every core's threads on
-// each executor thread that runs a primitive; slices run on tfg's pool
-// instead, so each call gets `threads` (1 but for a batch smaller than
-// the pool). libgomp is loaded with libdnnl; asked by name so tfg need not
-// link it itself.
-void SetOmpThreads(int threads) {
-  using SetNumThreads = void (*)(int);
-  static const auto set = reinterpret_cast<SetNumThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  thread_local int current = -1;
-  if (set != nullptr && current != threads) {
-    set(threads);
-    current = threads;
-  }
-}
-
 d::memory::desc Activations(int64_t n, int64_t h, int64_t w, int64_t c) { return {{n, c, h, w}, kF32, Tag::nhwc}; }
 d::memory::desc Filter(const Geometry& g, int64_t oc, Tag tag) { return {{oc, g.c, g.kh, g.kw}, kF32, tag}; }
 
@@ -163,10 +135,6 @@ void SetFilter(Plan& plan, const Geometry& g, int64_t oc, const d::memory::desc&
   const d::memory::desc& dst = from_chosen ? hwio : chosen;
   plan.filter_reorder = d::reorder(d::reorder::primitive_desc(Engine(), src, Engine(), dst));
 }
-
-// oneDNN's "ref:" implementations are plain loops, far slower than tfg's
-// im2col + GEMM: a shape that gets one runs the reference instead.
-bool IsJitted(const char* impl) { return std::strncmp(impl, "ref", 3) != 0; }
 
 Plan MakePlan(Pass pass, const Geometry& g, int64_t n, int64_t oc) {
   Plan plan;
@@ -220,61 +188,6 @@ std::shared_ptr<const Plan> FindPlan(Pass pass, const Geometry& g, int64_t n, in
   return plans.emplace(std::move(key), plan).first->second;
 }
 
-// The batch in `count` slices of `size` images (the last may be smaller),
-// one per intra-op thread; `omp_threads` is what each slice's primitive
-// gets (the whole pool when there is a single slice).
-struct Slices {
-  int64_t size = 0, count = 0;
-  int omp_threads = 1;
-  int64_t begin(int64_t i) const { return i * size; }
-  int64_t images(int64_t i, int64_t n) const { return std::min(size, n - i * size); }
-};
-
-// A device without an Eigen pool (tests' threaded devices) splits work its
-// own way; this many slices give it something to split.
-constexpr int64_t kDefaultSlices = 4;
-
-Slices SliceBatch(const OpKernelContext& ctx, int64_t n) {
-  const Eigen::ThreadPoolDevice* pool = ctx.device() != nullptr ? ctx.device()->eigen_cpu_device() : nullptr;
-  const int64_t threads = pool != nullptr ? std::max(pool->numThreads(), 1) : kDefaultSlices;
-  Slices s;
-  s.count = std::min(threads, n);
-  s.size = (n + s.count - 1) / s.count;
-  s.count = (n + s.size - 1) / s.size;
-  s.omp_threads = s.count == 1 ? static_cast<int>(threads) : 1;
-  return s;
-}
-
-// Runs fn(slice) for every slice, one per pool thread; false when oneDNN
-// failed on any (an exception must not leave a pool thread).
-template <typename Fn>
-bool ForEachSlice(const OpKernelContext& ctx, const Slices& s, Fn&& fn) {
-  // A cost this high makes ParallelFor hand each slice to its own thread.
-  constexpr int64_t kSliceCost = int64_t{1} << 40;
-  std::atomic<bool> failed{false};
-  ctx.ParallelFor(s.count, kSliceCost, [&](int64_t b, int64_t e) {
-    try {
-      SetOmpThreads(s.omp_threads);
-      thread_local d::stream stream(Engine());
-      for (int64_t i = b; i < e; ++i) fn(i, stream);
-    } catch (const d::error&) {
-      failed = true;
-    }
-  });
-  return !failed;
-}
-
-d::memory Memory(const d::memory::desc& md, const float* data) {
-  return d::memory(md, Engine(), const_cast<float*>(data));
-}
-
-// Scratch memory a primitive asks for, reused by each thread.
-d::memory Scratchpad(const Plan& plan) {
-  thread_local std::vector<char> buffer;
-  if (buffer.size() < plan.scratch.get_size()) buffer.resize(plan.scratch.get_size());
-  return d::memory(plan.scratch, Engine(), buffer.data());
-}
-
 // The plans of the full slices and of the last one (the same when the
 // batch divides evenly).
 struct SlicePlans {
@@ -308,16 +221,6 @@ d::memory FilterFor(const Plan& plan, const Geometry& g, int64_t oc, const float
   return out;
 }
 
-// fn() returns whether every slice ran.
-template <typename Fn>
-bool Guarded(Fn&& fn) {
-  try {
-    return fn();
-  } catch (const d::error&) {
-    return false;  // a shape oneDNN has no implementation for: the reference runs it
-  }
-}
-
 bool Usable(const Geometry& g, int64_t oc) {
   return CpuConvBackend() == ConvBackend::kOneDnn && g.n > 0 && g.oh > 0 && g.ow > 0 && g.c > 0 && oc > 0;
 }
@@ -344,12 +247,13 @@ bool RunDataPass(Pass pass, const OpKernelContext& ctx, const Geometry& g, int64
       const d::memory& w = i + 1 == s.count ? f.last : f.full;
       if (forward) {
         plan.conv.execute(stream, {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y},
-                                   {DNNL_ARG_SCRATCHPAD, Scratchpad(plan)}});
+                                   {DNNL_ARG_SCRATCHPAD, ThreadBuffer(plan.scratch, Buffer::kScratchpad)}});
       } else {
         plan.conv.execute(stream, {{DNNL_ARG_DIFF_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DIFF_DST, y},
-                                   {DNNL_ARG_SCRATCHPAD, Scratchpad(plan)}});
+                                   {DNNL_ARG_SCRATCHPAD, ThreadBuffer(plan.scratch, Buffer::kScratchpad)}});
       }
       stream.wait();
+      return true;
     });
   });
 }
@@ -397,9 +301,10 @@ bool Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t
       plan.conv.execute(stream, {{DNNL_ARG_SRC, Memory(Activations(n, g.h, g.w, g.c), input + b0 * g.in_image())},
                                  {DNNL_ARG_DIFF_DST, Memory(Activations(n, g.oh, g.ow, oc), dy + b0 * g.oh * g.ow * oc)},
                                  {DNNL_ARG_DIFF_WEIGHTS, dw},
-                                 {DNNL_ARG_SCRATCHPAD, Scratchpad(plan)}});
+                                 {DNNL_ARG_SCRATCHPAD, ThreadBuffer(plan.scratch, Buffer::kScratchpad)}});
       if (!plan.filter_is_hwio) plan.filter_reorder.execute(stream, dw, hwio_mem);
       stream.wait();
+      return true;
     });
     if (!ran) return false;
     for (size_t i = 1; i < partial.size(); ++i) {

@@ -5,9 +5,10 @@
 // Each call splits the batch into one slice per intra-op thread and runs a
 // single-threaded oneDNN primitive on each slice from tfg's own pool, so
 // oneDNN's OpenMP threads never compete with the executor's on a small
-// machine. Primitives are created once per shape and kept (a process-wide
-// cache); filters are reordered into the layout the primitive wants once
-// per call. Each function returns false, having written nothing, when
+// machine (the engine, slicing and scratch buffers are shared with the
+// oneDNN max pool: ops/nn/onednn_runtime.h). Primitives are created once
+// per shape and kept (a process-wide cache); filters are reordered into
+// the layout the primitive wants once per call. Each function returns false, having written nothing, when
 // oneDNN is not built in or declines the shape; the caller then runs the
 // reference implementation.
 #pragma once

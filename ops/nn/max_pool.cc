@@ -6,6 +6,9 @@
 //   max_pool_grad(input, out_backprop)  -> d input: out_backprop added at each argmax
 //   max_pool_grad_grad(input, grad)     -> grad read at each argmax (pooled shape)
 // The two are adjoint in their second operand, so each is the other's gradient.
+// f32 max_pool runs on oneDNN when it is built in (ops/nn/pool_onednn.h,
+// which says why its gradient does not), these loops otherwise and
+// whenever it declines.
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -15,6 +18,7 @@
 #include "ops/core/op_registry.h"
 #include "ops/nn/nn_util.h"
 #include "ops/nn/pool.h"
+#include "ops/nn/pool_onednn.h"
 #include "ops/nn/window.h"
 
 namespace tfg {
@@ -223,6 +227,14 @@ void MaxPoolGather(const OpKernelContext& ctx, const Geometry& g, const T* x, co
   });
 }
 
+// oneDNN's pooling is f32 (f16 reaches it viewed as f32); true when it ran.
+template <typename T>
+bool OneDnnMaxPool([[maybe_unused]] const OpKernelContext& ctx, [[maybe_unused]] const Geometry& g,
+                   [[maybe_unused]] const T* x, [[maybe_unused]] T* y) {
+  if constexpr (std::is_same_v<T, float>) return nn::onednn::MaxPoolForward(ctx, g, x, y);
+  return false;
+}
+
 }  // namespace
 
 namespace nn {
@@ -267,7 +279,9 @@ class MaxPoolKernel final : public OpKernel {
       nn::FloatOut<C> y(out);
       nn::FloatView<C> in(x);
       if constexpr (kMode == nn::MaxPoolMode::kForward) {
-        MaxPoolForward<C>(ctx, g, in.get(), y.get());
+        if (!OneDnnMaxPool<C>(ctx, g, in.get(), y.get())) {
+          MaxPoolForward<C>(ctx, g, in.get(), y.get());
+        }
       } else if constexpr (kMode == nn::MaxPoolMode::kGrad) {
         MaxPoolBackward<C>(ctx, g, in.get(), nn::FloatView<C>(ctx.input(1)).get(), y.get());
       } else {
