@@ -67,17 +67,31 @@ class Fuser {
       const Node& root = *g_.node(id);
       const bool reduction = IsTrailingReduction(root);
       if (!reduction && !IsElementwise(root)) continue;
-      std::vector<int> members = Grow(id, static_cast<int>(groups_.size()));
-      const int elementwise = static_cast<int>(members.size()) - (reduction ? 1 : 0);
-      const Node& last = reduction ? *root.inputs()[0].node : root;
-      const bool whole = !reduction || group_of_[last.id()] == group_of_[id];
-      if (!whole || elementwise < (reduction ? 1 : 2) || !Big(last.output_shapes()[0])) {
-        for (int m : members) group_of_[m] = -1;
-        continue;
+      // With extra outputs first; without when that group would close a
+      // cycle or not qualify.
+      for (bool exports : {true, false}) {
+        if (TryGroup(id, reduction, exports)) break;
       }
-      std::sort(members.begin(), members.end());
-      groups_.push_back(std::move(members));
     }
+  }
+
+  bool TryGroup(int id, bool reduction, bool exports) {
+    const Node& root = *g_.node(id);
+    const int group = static_cast<int>(groups_.size());
+    std::vector<int> members = Grow(id, group, exports);
+    const int elementwise = static_cast<int>(members.size()) - (reduction ? 1 : 0);
+    const Node& last = reduction ? *root.inputs()[0].node : root;
+    const bool whole = !reduction || group_of_[last.id()] == group;
+    std::sort(members.begin(), members.end());
+    if (whole && elementwise >= (reduction ? 1 : 2) && Big(last.output_shapes()[0])) {
+      groups_.push_back(members);
+      exports_.push_back(Exports(members, group));
+      if (exports_.back().empty() || GroupsAcyclic()) return true;
+      groups_.pop_back();
+      exports_.pop_back();
+    }
+    for (int m : members) group_of_[m] = -1;
+    return false;
   }
 
   Result<FuseResult> Rewrite(std::vector<Output>& fetches, const FuseOptions& options) {
@@ -89,7 +103,10 @@ class Fuser {
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return groups_[a].back() < groups_[b].back(); });
     for (size_t gi : order) {
       TFG_ASSIGN_OR_RETURN(Node * fused, AddFused(static_cast<int>(gi), options));
-      replacement_[groups_[gi].back()] = fused;
+      replacement_[groups_[gi].back()] = fused->output(0);
+      for (size_t e = 0; e < exports_[gi].size(); ++e) {
+        replacement_[exports_[gi][e]] = fused->output(static_cast<int>(e) + 1);
+      }
       ++result.groups;
       result.members += static_cast<int64_t>(groups_[gi].size());
     }
@@ -98,12 +115,12 @@ class Fuser {
       Node* node = g_.node(id);
       for (size_t i = 0; i < node->inputs().size(); ++i) {
         auto it = replacement_.find(node->inputs()[i].node->id());
-        if (it != replacement_.end()) TFG_RETURN_IF_ERROR(node->ReplaceInput(static_cast<int>(i), it->second->output(0)));
+        if (it != replacement_.end()) TFG_RETURN_IF_ERROR(node->ReplaceInput(static_cast<int>(i), it->second));
       }
     }
     for (Output& f : fetches) {
       auto it = replacement_.find(f.node->id());
-      if (it != replacement_.end()) f = it->second->output(0);
+      if (it != replacement_.end()) f = it->second;
     }
     return result;
   }
@@ -112,18 +129,24 @@ class Fuser {
   static std::string DeviceOf(const Node& n) { return n.requested_device() + "|" + n.assigned_device(); }
 
   // The root and every elementwise node all of whose users are already in
-  // the group, to a fixed point.
-  std::vector<int> Grow(int root, int group) {
+  // the group, to a fixed point; with `exports`, also a node used outside
+  // the group (or fetched) whose static shape is the group's, big and
+  // known: its value becomes an extra output of the fused node.
+  std::vector<int> Grow(int root, int group, bool exports) {
     std::vector<int> members{root};
     group_of_[root] = group;
-    const std::string device = DeviceOf(*g_.node(root));
+    const Node& r = *g_.node(root);
+    const PartialShape& shape = IsTrailingReduction(r) ? r.inputs()[0].shape() : r.output_shapes()[0];
+    const std::string device = DeviceOf(r);
     for (size_t k = 0; k < members.size(); ++k) {
       for (const Output& in : g_.node(members[k])->inputs()) {
         const int p = in.node->id();
-        if (group_of_[p] >= 0 || blocked_[p] || fetched_[p] || !IsElementwise(*in.node)) continue;
+        if (group_of_[p] >= 0 || blocked_[p] || !IsElementwise(*in.node)) continue;
         if (DeviceOf(*in.node) != device) continue;
         const auto& users = consumers_[p];
-        if (!std::all_of(users.begin(), users.end(), [&](int u) { return group_of_[u] == group; })) continue;
+        const bool inside =
+            !fetched_[p] && std::all_of(users.begin(), users.end(), [&](int u) { return group_of_[u] == group; });
+        if (!inside && !(exports && Exportable(in.node->output_shapes()[0], shape))) continue;
         group_of_[p] = group;
         members.push_back(p);
       }
@@ -131,9 +154,62 @@ class Fuser {
     return members;
   }
 
+  static bool Exportable(const PartialShape& value, const PartialShape& group) {
+    return value.fully_defined() && value.num_elements() > kSmallElements && value == group;
+  }
+
+  // The members (not the root) whose values leave the group: used by a
+  // node outside it, or fetched.
+  std::vector<int> Exports(const std::vector<int>& members, int group) const {
+    std::vector<int> out;
+    for (size_t k = 0; k + 1 < members.size(); ++k) {
+      const int id = members[k];
+      const auto& users = consumers_[id];
+      if (fetched_[id] || std::any_of(users.begin(), users.end(), [&](int u) { return group_of_[u] != group; })) {
+        out.push_back(id);
+      }
+    }
+    return out;
+  }
+
+  // Whether the graph with every group so far taken as one node has no
+  // cycle: a group's extra output may reach, through nodes outside it, one
+  // of its own inputs (or another group's that feeds it).
+  bool GroupsAcyclic() const {
+    const int total = n_ + static_cast<int>(groups_.size()) + 1;
+    auto rep = [&](int id) { return group_of_[id] >= 0 ? n_ + group_of_[id] : id; };
+    std::vector<std::vector<int>> next(total);
+    std::vector<int> indegree(total, 0);
+    for (int id = 0; id < n_; ++id) {
+      const Node* node = g_.node(id);
+      auto edge = [&](int from) {
+        const int a = rep(from), b = rep(id);
+        if (a == b) return;
+        next[a].push_back(b);
+        ++indegree[b];
+      };
+      for (const Output& in : node->inputs()) edge(in.node->id());
+      for (const Node* c : node->control_inputs()) edge(c->id());
+    }
+    std::vector<int> ready;
+    for (int v = 0; v < total; ++v) {
+      if (indegree[v] == 0) ready.push_back(v);
+    }
+    int seen = 0;
+    while (!ready.empty()) {
+      const int v = ready.back();
+      ready.pop_back();
+      ++seen;
+      for (int w : next[v]) {
+        if (--indegree[w] == 0) ready.push_back(w);
+      }
+    }
+    return seen == total;
+  }
+
   Output Mapped(const Output& o) const {
     auto it = replacement_.find(o.node->id());
-    return it == replacement_.end() ? o : it->second->output(0);
+    return it == replacement_.end() ? o : it->second;
   }
 
   Result<Node*> AddFused(int group, const FuseOptions& options) {
@@ -144,6 +220,8 @@ class Fuser {
     std::vector<DType> in_types, types;
     std::vector<std::string> ops, names;
     std::vector<int64_t> args, spans;
+    std::vector<double> params;
+    bool any_param = false;
     for (size_t k = 0; k < members.size(); ++k) {
       const Node& m = *g_.node(members[k]);
       index[m.id()] = static_cast<int>(k);
@@ -165,6 +243,11 @@ class Fuser {
       names.push_back(m.name());
       types.push_back(m.output_types()[0]);
       spans.push_back(fused::InternSpan(m.span()));
+      const fused::BlockOp* block =
+          IsElementwise(m) ? fused::FindBlockOp(m.op_name(), m.input_types()[DispatchInputOf(m)], m.output_types()[0])
+                           : nullptr;
+      params.push_back(block != nullptr ? fused::BlockParam(*block, m.attrs()) : 0);
+      any_param = any_param || (block != nullptr && block->param_attr != nullptr);
     }
     NodeSpec spec;
     spec.op = kFusedOp;
@@ -176,7 +259,19 @@ class Fuser {
     spec.attrs["types"] = types;
     spec.attrs["args"] = args;
     spec.attrs["spans"] = spans;
+    if (any_param) spec.attrs["params"] = params;
     spec.attrs["shape"] = root.output_shapes()[0];
+    std::vector<int64_t> exported;
+    std::vector<DType> extra_types;
+    std::vector<PartialShape> extra_shapes;
+    for (int id : exports_[group]) {
+      exported.push_back(index.at(id));
+      extra_types.push_back(g_.node(id)->output_types()[0]);
+      extra_shapes.push_back(g_.node(id)->output_shapes()[0]);
+    }
+    spec.attrs["exports"] = exported;
+    spec.attrs["Textra"] = extra_types;
+    spec.attrs["extra_shapes"] = extra_shapes;
     spec.attrs["check_numerics"] = options.check_numerics;
     if (fused::IsFusableReduction(root.op_name())) {
       auto axis = root.attrs().find("axis");
@@ -201,7 +296,8 @@ class Fuser {
   std::vector<int> group_of_;
   std::vector<char> blocked_, fetched_;
   std::vector<std::vector<int>> groups_;      // member ids, ascending: the root last
-  std::unordered_map<int, Node*> replacement_;  // root id -> its fused node
+  std::vector<std::vector<int>> exports_;     // per group: member ids whose values are extra outputs
+  std::unordered_map<int, Output> replacement_;  // root or exported member id -> the fused node's output
 };
 
 }  // namespace

@@ -3,8 +3,10 @@
 // ops of ops/math/fused/block_ops.h: arithmetic with broadcasting,
 // comparisons, unary math, where, cast), plus a reduction the group ends
 // in, become one `fused_elementwise` node whose kernel makes one pass over
-// memory. A group has one result: a member whose value anything outside
-// the group uses, or a run fetches, is the group's last member. Not fused:
+// memory. Its result is the last member's; a member whose value a node
+// outside the group uses, or a run fetches, is an extra output computed in
+// the same pass, when its static shape is the result's (known and big) and
+// the fused node closes no cycle; otherwise it ends its group. Not fused:
 // nodes with control edges either way, nodes on different devices, string
 // tensors, and groups whose result is known to be small (at most 4096
 // elements: there the node-by-node executor and the scalar loop machine
@@ -34,9 +36,9 @@ struct FuseResult {
 // then nothing is fused.
 bool ElementwiseFusionEnabled();
 
-// Adds the fused nodes to `g` and moves every use of a group's result
-// (consumers and `fetches`) to its fused node; the members are left
-// without users for the caller to prune.
+// Adds the fused nodes to `g` and moves every use of a group's result and
+// extra outputs (consumers and `fetches`) to its fused node; the members
+// are left without users for the caller to prune.
 Result<FuseResult> FuseElementwise(Graph& g, std::vector<Output>& fetches, const std::vector<Node*>& targets,
                                    const FuseOptions& options);
 

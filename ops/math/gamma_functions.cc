@@ -13,9 +13,9 @@
 #include "ops/math/cwise_common.h"
 #include "ops/math/cwise_loops.h"
 #include "ops/math/cwise_unary_util.h"
+#include "ops/math/gamma_functors.h"
 
-namespace tfg::math::gamma_functions {
-namespace {
+namespace tfg::functor {
 
 // Reentrant: std::lgamma writes the global signgam, a data race between
 // kernel threads.
@@ -46,14 +46,13 @@ double DigammaF64(double x) {
   return result + std::log(x) - 0.5 * inv - series;
 }
 
-struct Lgamma {
-  template <typename T>
-  T operator()(T x) const { return static_cast<T>(LogGamma(static_cast<double>(x))); }
-};
-struct Digamma {
-  template <typename T>
-  T operator()(T x) const { return static_cast<T>(DigammaF64(static_cast<double>(x))); }
-};
+}  // namespace tfg::functor
+
+namespace tfg::math::gamma_functions {
+namespace {
+
+using functor::Digamma;
+using functor::Lgamma;
 
 Status LgammaGrad(GradContext& g) {
   TFG_ASSIGN_OR_RETURN(Output dy, g.OutputGrad(0));

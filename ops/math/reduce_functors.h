@@ -76,36 +76,50 @@ inline constexpr int64_t kRowBlock = 4096;
 // elements, reduced in parallel and combined in order.
 inline constexpr int64_t kPartBlock = int64_t{1} << 15;
 
-// A block's 8 independent lanes (vectorizable, and more accurate for
-// float sums), fed in pieces: element i of the block goes to lane i % 8,
-// and the elements after the last whole 8 to lane 0 after every lane's
-// share. Pieces must be multiples of 8 elements except the block's last
-// (the fused kernel makes a block piece by piece in cache).
+// How many lanes a block is combined in: 128 bytes of accumulators, 32
+// floats or 16 doubles. An accumulator's adds are a chain, each waiting
+// for the last (4 cycles); with 8 lanes the chain, not memory, set the
+// speed of a sum. These fill 8 SSE or 4 AVX2 registers, enough chains to
+// keep up with memory, and change the order of additions only between
+// lanes (more accurate for float sums, not less).
+template <typename Acc>
+inline constexpr int kLanes = static_cast<int>(128 / sizeof(Acc));
+
+// A block's independent lanes (vectorizable, and more accurate for float
+// sums), fed in pieces: element i of the block goes to lane i % kLanes,
+// and the elements after the last whole kLanes to lane 0 after every
+// lane's share. Pieces must be multiples of kLanes elements except the
+// block's last (the fused kernel makes a block piece by piece in cache).
 template <typename R, typename T>
 class BlockLanes {
  public:
   using Acc = typename R::Acc;
-  BlockLanes() { std::fill(lanes_, lanes_ + 8, R::Init()); }
+  static constexpr int kCount = kLanes<Acc>;
+  BlockLanes() { std::fill(lanes_, lanes_ + kCount, R::Init()); }
 
   void Add(const T* p, int64_t len) {
-    Acc lanes[8];
-    std::copy(lanes_, lanes_ + 8, lanes);
+    Acc lanes[kCount];
+    std::copy(lanes_, lanes_ + kCount, lanes);
     int64_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-      for (int j = 0; j < 8; ++j) lanes[j] = R::Combine(lanes[j], static_cast<Acc>(p[i + j]));
+    for (; i + kCount <= len; i += kCount) {
+      for (int j = 0; j < kCount; ++j) lanes[j] = R::Combine(lanes[j], static_cast<Acc>(p[i + j]));
     }
     for (; i < len; ++i) lanes[0] = R::Combine(lanes[0], static_cast<Acc>(p[i]));
-    std::copy(lanes, lanes + 8, lanes_);
+    std::copy(lanes, lanes + kCount, lanes_);
   }
+
+  // The lanes themselves, for a loop that adds a piece in this order on
+  // its own (the fused kernel's pair loops, fused/block_ops.h PairSumRun).
+  Acc* lanes() { return lanes_; }
 
   Acc Total() const {
     Acc s = lanes_[0];
-    for (int j = 1; j < 8; ++j) s = R::Combine(s, lanes_[j]);
+    for (int j = 1; j < kCount; ++j) s = R::Combine(s, lanes_[j]);
     return s;
   }
 
  private:
-  Acc lanes_[8];
+  Acc lanes_[kCount];
 };
 
 // One block p[0..len) (len <= kRowBlock).

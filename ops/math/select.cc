@@ -1,6 +1,7 @@
 // where(cond, x, y): x where cond is true, else y; all three broadcast
 // NumPy-style.
 #include "ops/autodiff/gradients.h"
+#include "ops/core/forward_input.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/broadcast.h"
 #include "ops/math/cwise_common.h"
@@ -26,7 +27,9 @@ Status ComputeSelect(OpKernelContext& ctx, int64_t cost) {
   const Tensor& y = ctx.input(2);
   TFG_ASSIGN_OR_RETURN(TensorShape cx, BroadcastForOp(ctx, cond.shape(), x.shape()));
   TFG_ASSIGN_OR_RETURN(TensorShape shape, BroadcastForOp(ctx, cx, y.shape()));
-  TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
+  // x's or y's buffer when it is dead after this op (forward_input.h): each
+  // element is read before the same one is written.
+  TFG_ASSIGN_OR_RETURN(Tensor * out, ForwardInputOrAllocate(ctx, {1, 2}, 0, shape));
   const int64_t n = out->num_elements();
   if (n == 0) return Status::OK();
   const bool* pc = cond.data<bool>();

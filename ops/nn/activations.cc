@@ -12,54 +12,18 @@
 #include <type_traits>
 
 #include "ops/autodiff/gradients.h"
+#include "ops/core/forward_input.h"
 #include "ops/core/op_registry.h"
+#include "ops/nn/activation_functors.h"
 #include "ops/nn/nn_util.h"
 
 namespace tfg {
 namespace {
 
-struct LeakyRelu {
-  template <typename C>
-  static C F(C x, C alpha) {
-    return x > C(0) ? x : alpha * x;
-  }
-  template <typename C>
-  static C Slope(C x, C alpha) {
-    return x > C(0) ? C(1) : alpha;
-  }
-};
-struct Elu {
-  template <typename C>
-  static C F(C x, C) {
-    return x > C(0) ? x : std::expm1(x);
-  }
-  template <typename C>
-  static C Slope(C x, C) {
-    return x > C(0) ? C(1) : std::exp(x);
-  }
-};
-struct Softplus {
-  template <typename C>
-  static C F(C x, C) {
-    return std::max(x, C(0)) + std::log1p(std::exp(-std::abs(x)));
-  }
-  // The logistic sigmoid, without overflow for large |x|.
-  template <typename C>
-  static C Slope(C x, C) {
-    const C e = std::exp(-std::abs(x));
-    return x >= C(0) ? C(1) / (C(1) + e) : e / (C(1) + e);
-  }
-};
-struct Relu6 {
-  template <typename C>
-  static C F(C x, C) {
-    return std::min(std::max(x, C(0)), C(6));
-  }
-  template <typename C>
-  static C Slope(C x, C) {
-    return x > C(0) && x < C(6) ? C(1) : C(0);
-  }
-};
+using nn::Elu;
+using nn::LeakyRelu;
+using nn::Relu6;
+using nn::Softplus;
 
 // y = f(x) (kGrad false) or dx = dy * f'(x) (kGrad true; inputs dy, x).
 template <typename A, bool kGrad, typename T>
@@ -70,6 +34,12 @@ void Run(const OpKernelContext& ctx, double alpha, Tensor* out) {
   const T* dy = ctx.input(0).data<T>();
   T* y = out->data<T>();
   ctx.ParallelFor(out->num_elements(), 20, [=](int64_t s, int64_t e) {
+    // A functor with a loop of its own (softplus's vector lanes) runs it on
+    // floats: the same bits as F one element at a time.
+    if constexpr (!kGrad && std::is_same_v<T, float> && requires { &A::FloatBlock; }) {
+      A::FloatBlock(x + s, y + s, e - s);
+      return;
+    }
     for (int64_t i = s; i < e; ++i) {
       const C xi = static_cast<C>(x[i]);
       y[i] = kGrad ? static_cast<T>(static_cast<C>(dy[i]) * A::Slope(xi, a)) : static_cast<T>(A::F(xi, a));
@@ -91,7 +61,10 @@ class ActivationKernel final : public OpKernel {
       return InvalidArgument("{}: dy has shape {} but x has shape {}", nn::OpName(ctx), ctx.input(0).shape().ToString(),
                              x.shape().ToString());
     }
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
+    // In place when an input is dead after this op (forward_input.h): each
+    // element (softplus: each group of four) is read before it is written.
+    TFG_ASSIGN_OR_RETURN(Tensor * out, kGrad ? ForwardInputOrAllocate(ctx, {0, 1}, 0, x.shape())
+                                             : ForwardInputOrAllocate(ctx, {0}, 0, x.shape()));
     switch (x.dtype()) {
       case DType::kF16: Run<A, kGrad, half>(ctx, alpha_, out); break;
       case DType::kF32: Run<A, kGrad, float>(ctx, alpha_, out); break;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ops/autodiff/gradients.h"
+#include "ops/core/forward_input.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/nn/bias_add.h"
@@ -81,7 +82,8 @@ class BiasAddKernel final : public OpKernel {
     const Tensor& x = ctx.input(0);
     const Tensor& bias = ctx.input(1);
     TFG_ASSIGN_OR_RETURN(nn::BiasAddRows l, nn::BiasAddLayout(x.shape(), bias.shape()));
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
+    // In value's buffer when it is dead after this op (forward_input.h).
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ForwardInputOrAllocate(ctx, {0}, 0, x.shape()));
     const int64_t c = l.channels, rows = l.rows;
     bool ok =
         TFG_DISPATCH_NUMBER(x.dtype(), T, (AddBias<T>(ctx, x.data<T>(), bias.data<T>(), out->data<T>(), rows, c)));

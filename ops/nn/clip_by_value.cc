@@ -7,6 +7,7 @@
 //   dy where min <= t <= max (for t), where t < min (for min), where t > max
 //   (for max), 0 elsewhere; dmin/dmax are then summed to the bounds' shapes.
 #include "ops/autodiff/gradients.h"
+#include "ops/core/forward_input.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/broadcast.h"
 #include "ops/nn/nn_util.h"
@@ -63,7 +64,8 @@ class ClipKernel final : public OpKernel {
   Status Compute(OpKernelContext& ctx) override {
     TFG_RETURN_IF_ERROR(CheckBounds(ctx, 0));
     const Tensor& t = ctx.input(0);
-    TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, t.shape()));
+    // In t's buffer when it is dead after this op (forward_input.h).
+    TFG_ASSIGN_OR_RETURN(Tensor * out, ForwardInputOrAllocate(ctx, {0}, 0, t.shape()));
     bool ok = TFG_DISPATCH_NUMBER(t.dtype(), T, {
       const T *x = t.data<T>(), *lo = ctx.input(1).data<T>(), *hi = ctx.input(2).data<T>();
       T* y = out->data<T>();

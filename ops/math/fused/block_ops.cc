@@ -1,6 +1,7 @@
 #include "ops/math/fused/block_ops.h"
 
 #include <algorithm>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -23,6 +24,10 @@ std::string BlockKey(const std::string& op, DType in, DType out) {
 
 std::string PairKey(const std::string& first, const std::string& second, DType t, PairForm form) {
   return fmt::format("{}+{}/{}/{}", first, second, DTypeName(t), static_cast<int>(form));
+}
+
+std::string PairSumKey(const std::string& first, const std::string& second, DType t, PairForm form) {
+  return PairKey(first, second, t, form) + "/sum";
 }
 
 void FillBaselineTable(BlockTable& table) { baseline::FillBaseline(table); }
@@ -73,9 +78,32 @@ PairRun FindPairOp(const std::string& first, const std::string& second, DType t,
   return it == Pairs().end() ? nullptr : it->second;
 }
 
+PairSumRun FindPairSumOp(const std::string& first, const std::string& second, DType t, PairForm form) {
+  auto it = Pairs().find(PairSumKey(first, second, t, form));
+  return it == Pairs().end() ? nullptr : it->second;  // the same signature as PairRun
+}
+
 const BlockOp* FindBlockOp(const std::string& op, DType in, DType out) {
   auto it = Table().find(BlockKey(op, in, out));
   return it == Table().end() ? nullptr : &it->second;
+}
+
+double BlockParam(const BlockOp& op, const AttrMap& attrs) {
+  if (op.param_attr == nullptr) return 0;
+  auto it = attrs.find(op.param_attr);
+  if (it == attrs.end()) return 0;
+  if (const bool* b = std::get_if<bool>(&it->second)) return *b ? 1 : 0;
+  if (const double* d = std::get_if<double>(&it->second)) return *d;
+  return 0;
+}
+
+void SetBlockParam(const BlockOp& op, double param, AttrMap& attrs) {
+  if (op.param_attr == nullptr) return;
+  if (op.param_is_bool) {
+    attrs[op.param_attr] = param != 0;
+  } else {
+    attrs[op.param_attr] = param;
+  }
 }
 
 std::vector<std::string> FusableOps() {

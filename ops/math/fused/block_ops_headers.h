@@ -8,4 +8,8 @@
 #include "ops/core/dtype_traits.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/math/cwise_loops.h"
+#include "ops/math/cwise_special_functors.h"
+#include "ops/math/gamma_functors.h"
+#include "ops/math/reduce_functors.h"
+#include "ops/nn/activation_functors.h"
 #include "ops/math/fused/block_table.h"

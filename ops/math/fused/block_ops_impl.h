@@ -14,7 +14,7 @@
 namespace tfg::fused::TFG_BLOCK_NS {
 
 template <typename F, typename T, typename Out>
-void RunBinary(const void* const* in, const int64_t* stride, void* out_v, int64_t n) {
+void RunBinary(const void* const* in, const int64_t* stride, void* out_v, int64_t n, double) {
   const T* a = static_cast<const T*>(in[0]);
   const T* b = static_cast<const T*>(in[1]);
   Out* out = static_cast<Out*>(out_v);
@@ -35,7 +35,7 @@ void RunBinary(const void* const* in, const int64_t* stride, void* out_v, int64_
 }
 
 template <typename F, typename T, typename Out>
-void RunUnary(const void* const* in, const int64_t* stride, void* out_v, int64_t n) {
+void RunUnary(const void* const* in, const int64_t* stride, void* out_v, int64_t n, double) {
   const T* x = static_cast<const T*>(in[0]);
   Out* out = static_cast<Out*>(out_v);
   const F f{};
@@ -49,7 +49,7 @@ void RunUnary(const void* const* in, const int64_t* stride, void* out_v, int64_t
 
 // cast.cc's loop: the functor is CastTo<compute type of To>.
 template <typename From, typename To>
-void RunCast(const void* const* in, const int64_t* stride, void* out_v, int64_t n) {
+void RunCast(const void* const* in, const int64_t* stride, void* out_v, int64_t n, double) {
   const From* x = static_cast<const From*>(in[0]);
   To* out = static_cast<To*>(out_v);
   const functor::CastTo<ComputeType<To>> f{};
@@ -63,7 +63,7 @@ void RunCast(const void* const* in, const int64_t* stride, void* out_v, int64_t 
 
 // select.cc's loop.
 template <typename T>
-void RunSelect(const void* const* in, const int64_t* stride, void* out_v, int64_t n) {
+void RunSelect(const void* const* in, const int64_t* stride, void* out_v, int64_t n, double) {
   const bool* c = static_cast<const bool*>(in[0]);
   const T* x = static_cast<const T*>(in[1]);
   const T* y = static_cast<const T*>(in[2]);
@@ -73,6 +73,60 @@ void RunSelect(const void* const* in, const int64_t* stride, void* out_v, int64_
     for (int64_t i = 0; i < n; ++i) out[i] = c[i] ? x[i] : y[i];
   } else {
     for (int64_t i = 0; i < n; ++i) out[i] = c[i * sc] ? x[i * sx] : y[i * sy];
+  }
+}
+
+// bias_add.cc's loop: WrapAdd on the storage type (f16 adds as half does),
+// the bias read at the output's positions (gathered by the caller).
+template <typename T>
+void RunBiasAdd(const void* const* in, const int64_t* stride, void* out_v, int64_t n, double) {
+  const T* x = static_cast<const T*>(in[0]);
+  const T* b = static_cast<const T*>(in[1]);
+  T* out = static_cast<T*>(out_v);
+  const int64_t sx = stride[0], sb = stride[1];
+  for (int64_t i = 0; i < n; ++i) out[i] = functor::WrapAdd(x[i * sx], b[i * sb]);
+}
+
+// activations.cc's loops: A::F(x, alpha) or dy * A::Slope(x, alpha) in the
+// compute type C (float for f16), alpha cast to C first, as there.
+template <typename T>
+using ActivationType = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+template <typename A, typename T>
+void RunActivation(const void* const* in, const int64_t* stride, void* out_v, int64_t n, double alpha) {
+  using C = ActivationType<T>;
+  const T* x = static_cast<const T*>(in[0]);
+  T* out = static_cast<T*>(out_v);
+  const C a = static_cast<C>(alpha);
+  if constexpr (std::is_same_v<T, float> && requires { &A::FloatBlock; }) {
+    if (stride[0] == 1) {
+      A::FloatBlock(x, out, n);
+      return;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(A::F(static_cast<C>(x[i * stride[0]]), a));
+}
+
+template <typename A, typename T>
+void RunActivationGrad(const void* const* in, const int64_t* stride, void* out_v, int64_t n, double alpha) {
+  using C = ActivationType<T>;
+  const T* dy = static_cast<const T*>(in[0]);
+  const T* x = static_cast<const T*>(in[1]);
+  T* out = static_cast<T*>(out_v);
+  const C a = static_cast<C>(alpha);
+  const int64_t sd = stride[0], sx = stride[1];
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = static_cast<T>(static_cast<C>(dy[i * sd]) * A::Slope(static_cast<C>(x[i * sx]), a));
+  }
+}
+
+// gelu.cc's two functors, picked by its `approximate` attr (param 1).
+template <typename T>
+void RunGelu(const void* const* in, const int64_t* stride, void* out, int64_t n, double approximate) {
+  if (approximate != 0) {
+    RunUnary<functor::GeluTanh, T, T>(in, stride, out, n, 0);
+  } else {
+    RunUnary<functor::GeluExact, T, T>(in, stride, out, n, 0);
   }
 }
 
@@ -162,6 +216,45 @@ void AddNumberUnary(BlockTable& t, const char* op, int64_t cost) {
   AddUnaryLoop<F, int64_t>(t, op, cost);
 }
 
+template <typename A>
+void AddActivation(BlockTable& t, const char* op, const char* grad_op, bool has_alpha) {
+  auto add = [&](const char* name, BlockRun run, int arity, DType d) {
+    BlockOp b;
+    b.run = run;
+    b.arity = arity;
+    b.cost = 20;  // as activations.cc tells ParallelFor
+    b.shapes = arity == 2 ? ShapeRule::kSame : ShapeRule::kBroadcast;
+    b.param_attr = has_alpha ? "alpha" : nullptr;
+    t[BlockKey(name, d, d)] = b;
+  };
+  add(op, &RunActivation<A, half>, 1, DType::kF16);
+  add(op, &RunActivation<A, float>, 1, DType::kF32);
+  add(op, &RunActivation<A, double>, 1, DType::kF64);
+  add(grad_op, &RunActivationGrad<A, half>, 2, DType::kF16);
+  add(grad_op, &RunActivationGrad<A, float>, 2, DType::kF32);
+  add(grad_op, &RunActivationGrad<A, double>, 2, DType::kF64);
+}
+
+template <typename T>
+void AddGelu(BlockTable& t) {
+  BlockOp b;
+  b.run = &RunGelu<T>;
+  b.arity = 1;
+  b.cost = 40;
+  b.param_attr = "approximate";
+  b.param_is_bool = true;
+  t[BlockKey("gelu", kDTypeOf<T>, kDTypeOf<T>)] = b;
+}
+
+template <typename T>
+void AddBiasAdd(BlockTable& t) {
+  BlockOp b;
+  b.run = &RunBiasAdd<T>;
+  b.arity = 2;
+  b.shapes = ShapeRule::kBiasAdd;
+  t[BlockKey("bias_add", kDTypeOf<T>, kDTypeOf<T>)] = b;
+}
+
 template <typename T>
 void AddSelect(BlockTable& t) {
   BlockOp b;
@@ -194,7 +287,9 @@ void AddCastsFrom(BlockTable& t) {
 }
 
 // The ops and costs as their kernels register them (cwise_binary.cc,
-// comparison.cc, cwise_unary.cc, cwise_grad.cc, select.cc, cast.cc).
+// comparison.cc, cwise_unary.cc, cwise_grad.cc, cwise_unary_special.cc,
+// gamma_functions.cc, atan2.cc, select.cc, cast.cc; ops/nn: selu.cc,
+// gelu.cc, activations.cc, bias_add.cc).
 void TFG_BLOCK_FILL(BlockTable& t) {
   using namespace functor;
   AddArith<Add>(t, "add", 1);
@@ -244,6 +339,37 @@ void TFG_BLOCK_FILL(BlockTable& t) {
   AddFloatBinary<TanhGrad>(t, "tanh_grad", 2);
   AddFloatBinary<SqrtGrad>(t, "sqrt_grad", 8);
   AddFloatBinary<RsqrtGrad>(t, "rsqrt_grad", 3);
+
+  AddFloatBinary<Atan2>(t, "atan2", 40);
+  AddFloatUnary<Erf>(t, "erf", 30);
+  AddFloatUnary<Erfc>(t, "erfc", 30);
+  AddFloatUnary<Asin>(t, "asin", 20);
+  AddFloatUnary<Acos>(t, "acos", 20);
+  AddFloatUnary<Atan>(t, "atan", 20);
+  AddFloatUnary<Sinh>(t, "sinh", 20);
+  AddFloatUnary<Cosh>(t, "cosh", 20);
+  AddFloatUnary<Tan>(t, "tan", 20);
+  AddUnaryLoop<IsFinite, half, bool>(t, "is_finite", 1);
+  AddUnaryLoop<IsFinite, float, bool>(t, "is_finite", 1);
+  AddUnaryLoop<IsFinite, double, bool>(t, "is_finite", 1);
+  AddUnaryLoop<IsInf, half, bool>(t, "is_inf", 1);
+  AddUnaryLoop<IsInf, float, bool>(t, "is_inf", 1);
+  AddUnaryLoop<IsInf, double, bool>(t, "is_inf", 1);
+  AddFloatUnary<Lgamma>(t, "lgamma", 40);
+  AddFloatUnary<Digamma>(t, "digamma", 60);
+  AddFloatUnary<Selu>(t, "selu", 20);
+  AddGelu<half>(t);
+  AddGelu<float>(t);
+  AddGelu<double>(t);
+  AddActivation<nn::LeakyRelu>(t, "leaky_relu", "leaky_relu_grad", true);
+  AddActivation<nn::Elu>(t, "elu", "elu_grad", false);
+  AddActivation<nn::Softplus>(t, "softplus", "softplus_grad", false);
+  AddActivation<nn::Relu6>(t, "relu6", "relu6_grad", false);
+  AddBiasAdd<half>(t);
+  AddBiasAdd<float>(t);
+  AddBiasAdd<double>(t);
+  AddBiasAdd<int32_t>(t);
+  AddBiasAdd<int64_t>(t);
 
   AddSelect<half>(t);
   AddSelect<float>(t);

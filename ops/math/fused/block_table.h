@@ -16,6 +16,8 @@ std::string BlockKey(const std::string& op, DType in, DType out);
 
 using PairTable = std::unordered_map<std::string, PairRun>;
 std::string PairKey(const std::string& first, const std::string& second, DType t, PairForm form);
+// The key of the same pair's loop that sums instead of storing (PairSumRun).
+std::string PairSumKey(const std::string& first, const std::string& second, DType t, PairForm form);
 
 // The loops compiled for the baseline instruction set, and for AVX2 (an
 // empty table where the compiler cannot target it).

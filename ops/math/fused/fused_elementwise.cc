@@ -18,6 +18,7 @@
 #include "ops/math/fused/fused_program.h"
 #include "ops/math/reduce_functors.h"
 #include "ops/math/reduction.h"
+#include "ops/nn/bias_add.h"
 
 namespace tfg::fused {
 namespace {
@@ -28,7 +29,7 @@ namespace {
 // divides the reductions' row block, so a reduction sees its operand in the
 // same pieces as its own kernel would.
 constexpr int64_t kBlock = 1024;
-static_assert(reduce::kRowBlock % kBlock == 0 && kBlock % 8 == 0);
+static_assert(reduce::kRowBlock % kBlock == 0 && kBlock % reduce::kLanes<int8_t> == 0);
 // A scratch block holds up to kBlock elements of up to 8 bytes, plus a
 // stagger so that blocks do not sit a multiple of 4 KiB apart (loads from
 // one and stores to another would then falsely look dependent to the CPU).
@@ -71,8 +72,11 @@ class Scratch {
 // One run of the program over an output of `n` elements.
 class BlockRunner {
  public:
-  BlockRunner(const Program& p, std::vector<InputView> inputs, int64_t n, std::atomic<bool>& failed)
-      : p_(p), inputs_(std::move(inputs)), n_(n), failed_(failed) {}
+  // `exported[k]`: where member k's values go when they are an output of
+  // the node (its element 0), else null.
+  BlockRunner(const Program& p, std::vector<InputView> inputs, std::vector<char*> exported, int64_t n,
+              std::atomic<bool>& failed)
+      : p_(p), inputs_(std::move(inputs)), exported_(std::move(exported)), n_(n), failed_(failed) {}
 
   Scratch MakeScratch() const {
     return Scratch(p_.num_member_slots() + p_.num_inputs(), inputs_, p_.num_member_slots(), n_);
@@ -82,30 +86,28 @@ class BlockRunner {
   // root writes to `out` when given. Returns the root's values, or null
   // when a member's check failed (the group then runs unfused).
   const void* Run(int64_t start, int64_t len, Scratch& scratch, void* out) const {
-    const Member* root = p_.members()[p_.elementwise_root()].get();
     for (const Step& step : p_.steps()) {
-      const Member& m = *p_.members()[step.member];
-      const Member& result = *p_.members()[step.result()];
-      void* dst = (&result == root && out != nullptr) ? out : scratch.slot(result.slot);
-      if (step.pair != nullptr) {
-        RunPair(step, m, start, len, scratch, dst);
-        continue;
-      }
-      const void* operand[3];
-      int64_t stride[3];
-      for (size_t i = 0; i < m.args.size(); ++i) operand[i] = Operand(m.args[i], start, len, scratch, stride[i]);
-      if (m.block->check != nullptr &&
-          !m.block->check(operand[m.block->check_operand], stride[m.block->check_operand], len)) {
-        failed_.store(true, std::memory_order_relaxed);
-        return nullptr;
-      }
-      m.block->run(operand, stride, dst, len);
-      if (p_.check_numerics() && !AllFinite(m.type, dst, len)) {
-        failed_.store(true, std::memory_order_relaxed);
-        return nullptr;
-      }
+      if (!RunStep(step, start, len, scratch, out)) return nullptr;
     }
-    return (out != nullptr) ? out : scratch.slot(root->slot);
+    return (out != nullptr) ? out : Values(p_.elementwise_root(), start, scratch);
+  }
+
+  // Adds the root's values on elements [start, start + len) into the
+  // lanes of a sum (`lanes`, of the root's dtype) when the last step has a
+  // loop for that (Step::pair_sum), without storing them; false when it
+  // has none or a member's check failed (Run then tells which).
+  bool RunIntoSum(int64_t start, int64_t len, Scratch& scratch, void* lanes) const {
+    const Step& last = p_.steps().back();
+    if (last.pair_sum == nullptr) return false;
+    const auto& steps = p_.steps();
+    for (size_t k = 0; k + 1 < steps.size(); ++k) {
+      if (!RunStep(steps[k], start, len, scratch, nullptr)) return false;
+    }
+    const void* operand[3];
+    int64_t stride[3];
+    PairOperands(last, *p_.members()[last.member], start, len, scratch, operand, stride);
+    last.pair_sum(operand, stride, lanes, len);
+    return true;
   }
 
   bool failed() const { return failed_.load(std::memory_order_relaxed); }
@@ -115,26 +117,65 @@ class BlockRunner {
   const void* Operand(int a, int64_t start, int64_t len, Scratch& scratch, int64_t& stride) const {
     if (a < 0) {
       stride = 1;
-      return scratch.slot(p_.members()[-a - 1]->slot);
+      return Values(-a - 1, start, scratch);
     }
     return inputs_[a].Block(start, len, scratch.slot(p_.num_member_slots() + a), stride);
   }
 
+  // Where member k's values on the block from `start` are: its output's
+  // elements when it is exported, else its scratch block.
+  char* Values(int k, int64_t start, Scratch& scratch) const {
+    const Member& m = *p_.members()[k];
+    if (exported_[k] != nullptr) return exported_[k] + start * static_cast<int64_t>(DTypeSize(m.type));
+    return scratch.slot(m.slot);
+  }
+
+  // One step on a block; its result goes to `out` when it is the
+  // elementwise root and `out` is given. False when a member's check
+  // failed (the group then runs unfused).
+  bool RunStep(const Step& step, int64_t start, int64_t len, Scratch& scratch, void* out) const {
+    const Member* root = p_.members()[p_.elementwise_root()].get();
+    const Member& m = *p_.members()[step.member];
+    const Member& result = *p_.members()[step.result()];
+    void* dst = (&result == root && out != nullptr) ? out : Values(step.result(), start, scratch);
+    const void* operand[3];
+    int64_t stride[3];
+    if (step.pair != nullptr) {
+      PairOperands(step, m, start, len, scratch, operand, stride);
+      step.pair(operand, stride, dst, len);
+      return true;
+    }
+    for (size_t i = 0; i < m.args.size(); ++i) operand[i] = Operand(m.args[i], start, len, scratch, stride[i]);
+    if (m.block->check != nullptr &&
+        !m.block->check(operand[m.block->check_operand], stride[m.block->check_operand], len)) {
+      failed_.store(true, std::memory_order_relaxed);
+      return false;
+    }
+    m.block->run(operand, stride, dst, len, m.param);
+    if (p_.check_numerics() && !AllFinite(m.type, dst, len)) {
+      failed_.store(true, std::memory_order_relaxed);
+      return false;
+    }
+    return true;
+  }
+
   // A pair reads its first operand with stride 1: a one-element input is
   // read from its spread block.
-  void RunPair(const Step& step, const Member& first, int64_t start, int64_t len, Scratch& scratch,
-               void* dst) const {
-    const void* operand[3];
-    int64_t stride[3] = {1, 1, 1};
+  void PairOperands(const Step& step, const Member& first, int64_t start, int64_t len, Scratch& scratch,
+                    const void** operand, int64_t* stride) const {
+    stride[0] = stride[1] = stride[2] = 1;
     operand[0] = Operand(first.args[0], start, len, scratch, stride[0]);
-    if (stride[0] == 0) operand[0] = scratch.slot(p_.num_member_slots() + first.args[0]);
+    if (stride[0] == 0) {
+      operand[0] = scratch.slot(p_.num_member_slots() + first.args[0]);
+      stride[0] = 1;
+    }
     operand[1] = Operand(first.args[1], start, len, scratch, stride[1]);
     operand[2] = step.form == PairForm::kBoth ? operand[0] : Operand(step.other, start, len, scratch, stride[2]);
-    step.pair(operand, stride, dst, len);
   }
 
   const Program& p_;
   std::vector<InputView> inputs_;
+  std::vector<char*> exported_;
   int64_t n_;  // elements of the elementwise root
   std::atomic<bool>& failed_;
 };
@@ -155,7 +196,7 @@ void RunElementwise(OpKernelContext& ctx, const BlockRunner& r, int64_t n, char*
 
 // Elements [begin, begin + count) reduced row block by row block from
 // `begin`, as reduce::ReduceRow reduces a row in memory; each row block is
-// made in pieces of kBlock (multiples of 8, as BlockLanes needs).
+// made in pieces of kBlock (multiples of the lanes, as BlockLanes needs).
 template <typename R, typename T>
 typename R::Acc ReduceRange(const BlockRunner& r, Scratch& scratch, int64_t begin, int64_t count) {
   typename R::Acc total = R::Init();
@@ -164,6 +205,11 @@ typename R::Acc ReduceRange(const BlockRunner& r, Scratch& scratch, int64_t begi
     reduce::BlockLanes<R, T> lanes;
     for (int64_t p = 0; p < row_len; p += kBlock) {
       const int64_t len = std::min(kBlock, row_len - p);
+      // A sum whose last step adds into the lanes itself (same order).
+      if constexpr (std::is_base_of_v<reduce::SumR<T>, R> && std::is_same_v<typename R::Acc, T>) {
+        if (r.RunIntoSum(begin + b + p, len, scratch, lanes.lanes())) continue;
+        if (r.failed()) return total;
+      }
       const void* values = r.Run(begin + b + p, len, scratch, nullptr);
       if (values == nullptr) return total;
       lanes.Add(static_cast<const T*>(values), len);
@@ -214,34 +260,51 @@ class FusedElementwiseKernel final : public OpKernel {
   Status Compute(OpKernelContext& ctx) override {
     std::vector<TensorShape> in_shapes;
     for (int i = 0; i < ctx.num_inputs(); ++i) in_shapes.push_back(ctx.input(i).shape());
-    auto shape = RootShape(in_shapes);
-    // A shape mismatch, or nothing to compute (where a member's checks
-    // still apply to its own smaller operands): as unfused.
-    if (!shape.ok() || shape->num_elements() == 0) return program_.RunUnfused(ctx);
+    auto shapes = MemberShapes(in_shapes);
+    // A shape mismatch, nothing to compute (where a member's checks still
+    // apply to its own smaller operands), or an extra output smaller than
+    // the result (a broadcast member): as unfused.
+    if (!shapes.ok() || shapes->back().num_elements() == 0) return program_.RunUnfused(ctx);
+    const TensorShape* shape = &shapes->back();
+    std::vector<char*> exported(program_.members().size(), nullptr);
+    for (int k : program_.exports()) {
+      if ((*shapes)[k] != *shape) return program_.RunUnfused(ctx);
+      TFG_ASSIGN_OR_RETURN(Tensor * extra, ctx.allocate_output(program_.members()[k]->output, *shape));
+      exported[k] = static_cast<char*>(extra->raw_data());
+    }
     const int64_t n = shape->num_elements();
     std::vector<InputView> views;
     for (int i = 0; i < ctx.num_inputs(); ++i) views.emplace_back(ctx.input(i), *shape);
     std::atomic<bool> failed{false};
-    BlockRunner runner(program_, std::move(views), n, failed);
+    BlockRunner runner(program_, std::move(views), std::move(exported), n, failed);
     Status s = program_.reduces() ? Reduce(ctx, runner, *shape) : Elementwise(ctx, runner, *shape, n);
     if (!s.ok() || failed.load()) return program_.RunUnfused(ctx);
     return Status::OK();
   }
 
  private:
-  // The elementwise root's shape: every member's operands broadcast.
-  Result<TensorShape> RootShape(const std::vector<TensorShape>& inputs) const {
+  // Each elementwise member's shape, the root's last: its operands
+  // broadcast, or as its kernel takes them (BlockOp::shapes); an error
+  // sends the group to the members' kernels, which report it.
+  Result<std::vector<TensorShape>> MemberShapes(const std::vector<TensorShape>& inputs) const {
     std::vector<TensorShape> shapes;
     for (int k = 0; k <= program_.elementwise_root(); ++k) {
       const Member& m = *program_.members()[k];
       auto shape_of = [&](int a) -> const TensorShape& { return a >= 0 ? inputs[a] : shapes[-a - 1]; };
       TensorShape s = shape_of(m.args[0]);
       for (size_t i = 1; i < m.args.size(); ++i) {
-        TFG_ASSIGN_OR_RETURN(s, BroadcastShapes(s, shape_of(m.args[i])));
+        const TensorShape& next = shape_of(m.args[i]);
+        if (m.block->shapes == ShapeRule::kBroadcast) {
+          TFG_ASSIGN_OR_RETURN(s, BroadcastShapes(s, next));
+        } else if (m.block->shapes == ShapeRule::kSame) {
+          if (next != s) return InvalidArgument("operand shapes differ");
+        } else {
+          TFG_RETURN_IF_ERROR(nn::BiasAddLayout(s, next).status());
+        }
       }
       shapes.push_back(std::move(s));
     }
-    return shapes.back();
+    return shapes;
   }
 
   Status Elementwise(OpKernelContext& ctx, const BlockRunner& r, const TensorShape& shape, int64_t n) {
@@ -291,6 +354,11 @@ class FusedElementwiseKernel final : public OpKernel {
 Status FusedShapeFn(ShapeContext& c) {
   const PartialShape* shape = c.attr<PartialShape>("shape");
   c.set_output(0, shape ? *shape : PartialShape::Unknown());
+  const auto* extra = c.attr<std::vector<PartialShape>>("extra_shapes");
+  for (int i = 1; i < c.num_outputs(); ++i) {
+    const size_t k = static_cast<size_t>(i - 1);
+    c.set_output(i, extra != nullptr && k < extra->size() ? (*extra)[k] : PartialShape::Unknown());
+  }
   return Status::OK();
 }
 
@@ -300,12 +368,19 @@ TFG_REGISTER_OP(
         .Attr("Tin", AttrType::kTypeList, std::nullopt, "the inputs' dtypes")
         .TypeAttr("Tout", RealTypes())
         .Output("y", "Tout")
+        .OutputList("extra", "Textra", "")
+        .Attr("Textra", AttrType::kTypeList, std::vector<DType>{}, "the extra outputs' dtypes")
+        .Attr("exports", AttrType::kIntList, std::vector<int64_t>{},
+              "the members whose values are outputs 1, 2, ... as well (used outside the group)")
+        .Attr("extra_shapes", AttrType::kShapeList, std::vector<PartialShape>{}, "the extra outputs' static shapes")
         .Attr("ops", AttrType::kStringList, std::nullopt, "the member ops, in dependency order")
         .Attr("names", AttrType::kStringList, std::nullopt, "the member nodes' names")
         .Attr("types", AttrType::kTypeList, std::nullopt, "each member's output dtype")
         .Attr("args", AttrType::kIntList, std::nullopt,
               "each member's operands in order: k >= 0 is input k, k < 0 the result of member -k-1")
         .Attr("spans", AttrType::kIntList, std::nullopt, "the members' script locations (interned)")
+        .Attr("params", AttrType::kFloatList, std::vector<double>{},
+              "each member's numeric attr (leaky_relu's alpha, gelu's approximate as 0 or 1); empty: none")
         .Attr("axis", AttrType::kIntList, AttrValue(std::monostate{}), "a trailing reduction's axes")
         .Attr("keepdims", AttrType::kBool, false, "a trailing reduction's keepdims")
         .Attr("check_numerics", AttrType::kBool, false, "fail at the first member that makes a NaN or Inf")

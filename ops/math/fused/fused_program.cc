@@ -62,15 +62,20 @@ Status Program::Init(const KernelConstruction& c) {
       types->size() != ops->size() || spans->size() != ops->size()) {
     return InvalidArgument("fused_elementwise: ops, names, types and spans must be lists of one length, at least 1");
   }
+  const auto* params = c.attr<std::vector<double>>("params");
+  if (params != nullptr && !params->empty() && params->size() != ops->size()) {
+    return InvalidArgument("fused_elementwise: params must be empty or one per member");
+  }
   input_types_ = c.input_types;
   num_inputs_ = static_cast<int>(c.input_types.size());
   if (const bool* check = c.attr<bool>("check_numerics")) check_numerics_ = *check;
   size_t next_arg = 0;
   for (size_t k = 0; k < ops->size(); ++k) TFG_RETURN_IF_ERROR(AddMember(c, k, *args, next_arg));
   if (next_arg != args->size()) return InvalidArgument("fused_elementwise: {} args left over", args->size() - next_arg);
-  if (c.output_types.size() != 1 || c.output_types[0] != last().type) {
+  if (c.output_types.empty() || c.output_types[0] != last().type) {
     return InvalidArgument("fused_elementwise: Tout must be the last member's dtype, {}", DTypeName(last().type));
   }
+  TFG_RETURN_IF_ERROR(ReadExports(c));
   for (auto& m : members_) TFG_RETURN_IF_ERROR(MakeKernel(c, *m));
   PlanSteps();
   AssignSlots();
@@ -122,6 +127,9 @@ Status Program::AddMember(const KernelConstruction& c, size_t k, const std::vect
                              DTypeName(in_types[DispatchInput(m->op)]));
     }
     cost_ += m->block->cost;
+    const auto* params = c.attr<std::vector<double>>("params");
+    if (params != nullptr && k < params->size()) m->param = (*params)[k];
+    SetBlockParam(*m->block, m->param, m->attrs);
   } else if (k == 0) {
     return InvalidArgument("fused_elementwise: a reduction needs an elementwise member before it");
   }
@@ -132,6 +140,24 @@ Status Program::AddMember(const KernelConstruction& c, size_t k, const std::vect
   m->construction.span = m->span;
   m->construction.device = c.device;
   members_.push_back(std::move(m));
+  return Status::OK();
+}
+
+Status Program::ReadExports(const KernelConstruction& c) {
+  const auto* exports = c.attr<std::vector<int64_t>>("exports");
+  const size_t count = exports == nullptr ? 0 : exports->size();
+  if (c.output_types.size() != 1 + count) {
+    return InvalidArgument("fused_elementwise: {} outputs for {} exports", c.output_types.size(), count);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const int64_t k = (*exports)[i];
+    if (k < 0 || k > elementwise_root() || members_[k]->output >= 0 || members_[k]->type != c.output_types[i + 1]) {
+      return InvalidArgument("fused_elementwise: export {} is not a distinct elementwise member of dtype {}", k,
+                             DTypeName(c.output_types[i + 1]));
+    }
+    members_[k]->output = static_cast<int>(i) + 1;
+    exports_.push_back(static_cast<int>(k));
+  }
   return Status::OK();
 }
 
@@ -169,12 +195,20 @@ void Program::PlanSteps() {
     }
     steps_.push_back(step);
   }
+  Step& final_step = steps_.back();
+  const std::string& reduction = members_.back()->op;
+  if (reduces() && final_step.pair != nullptr && (reduction == "sum" || reduction == "mean") &&
+      members_[elementwise_root()]->output < 0) {
+    const Member& first = *members_[final_step.member];
+    final_step.pair_sum = FindPairSumOp(first.op, members_[final_step.member + 1]->op, first.type, final_step.form);
+  }
 }
 
 bool Program::PairsWithNext(int k, const std::vector<int>& uses, Step& step) const {
   const Member& first = *members_[k];
   const Member& second = *members_[k + 1];
   if (first.block->arity != 2 || second.block->arity != 2 || first.block->check || second.block->check) return false;
+  if (first.output >= 0) return false;  // its values are an output: stored
   if (first.type != second.type || TypeOf(first.args[0]) != first.type || TypeOf(second.args[0]) != first.type ||
       TypeOf(second.args[1]) != first.type) {
     return false;
@@ -246,6 +280,7 @@ Status Program::RunUnfused(OpKernelContext& ctx) const {
     }
     values[k] = std::move(out);
   }
+  for (int k : exports_) ctx.set_output(members_[k]->output, values[k]);
   ctx.set_output(0, std::move(values.back()));
   return Status::OK();
 }

@@ -8,8 +8,10 @@
 // Attrs: `ops`, `names` (the members' op and node names), `types` (their
 // output dtypes), `args` (each member's operands in order: k >= 0 is the
 // fused node's input k, k < 0 the result of member -k-1), `spans`
-// (fused/member_spans.h), `axis` and `keepdims` of a trailing reduction,
-// `check_numerics`.
+// (fused/member_spans.h), `params` (each member's BlockOp param, where
+// any member has one), `axis` and `keepdims` of a trailing reduction,
+// `check_numerics`, `exports` (members whose values are outputs 1, 2, ...
+// as well; `Textra` their dtypes).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,8 @@ struct Member {
   DType type = DType::kInvalid;   // of its result
   std::vector<int> args;          // >= 0: input; < 0: member -a-1
   const BlockOp* block = nullptr;  // null: the trailing reduction
+  double param = 0;                // the loop's param (BlockOp::param_attr)
+  int output = -1;                 // the node's output its values are (>= 1), or -1
   int slot = -1;                   // its scratch block; -1 when a pair hands it on in registers
   // The op's own kernel, for running the group unfused.
   AttrMap attrs;
@@ -42,6 +46,9 @@ struct Step {
   PairRun pair = nullptr;  // set: members `member` and `member + 1`
   PairForm form = PairForm::kLeft;
   int other = 0;          // the second member's other operand (an arg), unless kBoth
+  // Set on the last step of a group ending in sum or mean: the pair's loop
+  // that adds into the sum's lanes instead of storing.
+  PairSumRun pair_sum = nullptr;
   int result() const { return pair ? member + 1 : member; }
 };
 
@@ -61,6 +68,8 @@ class Program {
   int elementwise_root() const { return static_cast<int>(members_.size()) - (reduces() ? 2 : 1); }
   // The elementwise members, in order, as the block loop runs them.
   const std::vector<Step>& steps() const { return steps_; }
+  // The members whose values are outputs 1, 2, ... too, in that order.
+  const std::vector<int>& exports() const { return exports_; }
   int num_inputs() const { return num_inputs_; }
   int num_member_slots() const { return num_slots_; }
   int64_t cost() const { return cost_; }
@@ -76,6 +85,7 @@ class Program {
 
  private:
   Status AddMember(const KernelConstruction& c, size_t k, const std::vector<int64_t>& args, size_t& next_arg);
+  Status ReadExports(const KernelConstruction& c);
   Status MakeKernel(const KernelConstruction& c, Member& m);
   void PlanSteps();
   bool PairsWithNext(int k, const std::vector<int>& uses, Step& step) const;
@@ -83,6 +93,7 @@ class Program {
 
   std::vector<std::unique_ptr<Member>> members_;
   std::vector<Step> steps_;
+  std::vector<int> exports_;
   std::vector<DType> input_types_;
   int num_inputs_ = 0;
   int num_slots_ = 0;

@@ -53,11 +53,64 @@ void RunPair(const void* const* in, const int64_t* stride, void* out_v, int64_t 
   }
 }
 
+// PairLoop's values added into the lanes of a sum as
+// reduce::BlockLanes::Add adds a piece (element i into lane i % kLanes,
+// the elements after the last whole kLanes into lane 0), and not stored:
+// the lane adds then overlap the pair's arithmetic instead of running as a
+// loop of their own.
+template <typename F1, typename F2, typename T, PairForm kForm, int kSb, int kSc>
+void PairSumLoop(const T* a, const T* b, const T* c, T* lanes, int64_t n) {
+  const F1 f1{};
+  const F2 f2{};
+  const T b0 = b[0];
+  const T c0 = kForm == PairForm::kBoth ? T(0) : c[0];
+  auto value = [&](int64_t i) {
+    const T t = f1(a[i], kSb ? b[i] : b0);
+    if constexpr (kForm == PairForm::kLeft) {
+      return f2(t, kSc ? c[i] : c0);
+    } else if constexpr (kForm == PairForm::kRight) {
+      return f2(kSc ? c[i] : c0, t);
+    } else {
+      return f2(t, t);
+    }
+  };
+  constexpr int kLanes = reduce::kLanes<T>;
+  T acc[kLanes];
+  for (int j = 0; j < kLanes; ++j) acc[j] = lanes[j];
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int j = 0; j < kLanes; ++j) acc[j] = functor::WrapAdd(acc[j], value(i + j));
+  }
+  for (; i < n; ++i) acc[0] = functor::WrapAdd(acc[0], value(i));
+  for (int j = 0; j < kLanes; ++j) lanes[j] = acc[j];
+}
+
+template <typename F1, typename F2, typename T, PairForm kForm>
+void RunPairSum(const void* const* in, const int64_t* stride, void* lanes_v, int64_t n) {
+  const T* a = static_cast<const T*>(in[0]);
+  const T* b = static_cast<const T*>(in[1]);
+  const T* c = static_cast<const T*>(in[2]);
+  T* lanes = static_cast<T*>(lanes_v);
+  const bool sb = stride[1] != 0, sc = kForm != PairForm::kBoth && stride[2] != 0;
+  if (sb && sc) {
+    PairSumLoop<F1, F2, T, kForm, 1, 1>(a, b, c, lanes, n);
+  } else if (sb) {
+    PairSumLoop<F1, F2, T, kForm, 1, 0>(a, b, c, lanes, n);
+  } else if (sc) {
+    PairSumLoop<F1, F2, T, kForm, 0, 1>(a, b, c, lanes, n);
+  } else {
+    PairSumLoop<F1, F2, T, kForm, 0, 0>(a, b, c, lanes, n);
+  }
+}
+
 template <typename F1, typename F2, typename T>
 void AddPairForms(PairTable& t, const char* first, const char* second) {
   t[PairKey(first, second, kDTypeOf<T>, PairForm::kLeft)] = &RunPair<F1, F2, T, PairForm::kLeft>;
   t[PairKey(first, second, kDTypeOf<T>, PairForm::kRight)] = &RunPair<F1, F2, T, PairForm::kRight>;
   t[PairKey(first, second, kDTypeOf<T>, PairForm::kBoth)] = &RunPair<F1, F2, T, PairForm::kBoth>;
+  t[PairSumKey(first, second, kDTypeOf<T>, PairForm::kLeft)] = &RunPairSum<F1, F2, T, PairForm::kLeft>;
+  t[PairSumKey(first, second, kDTypeOf<T>, PairForm::kRight)] = &RunPairSum<F1, F2, T, PairForm::kRight>;
+  t[PairSumKey(first, second, kDTypeOf<T>, PairForm::kBoth)] = &RunPairSum<F1, F2, T, PairForm::kBoth>;
 }
 
 template <typename F1, typename T>

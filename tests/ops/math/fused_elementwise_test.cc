@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <tuple>
 
 #include "interp/runtime/graph_optimizer.h"
 #include "interp/runtime/session.h"
@@ -16,6 +17,7 @@
 #include "ops/core/dtype_traits.h"
 #include "ops/core/graph.h"
 #include "ops/core/op_registry.h"
+#include "ops/core/scalar_fn.h"
 #include "ops/math/fused/block_ops.h"
 #include "ops/math/fused/member_spans.h"
 #include "tests/interp/runtime/graph_test_util.h"
@@ -81,9 +83,11 @@ SessionOptions Unoptimized() {
 // One op applied to placeholders of `shapes`, run as its own node and as a
 // fused_elementwise node of one member; the outputs must be the same bytes.
 void ExpectSameFused(const std::string& op, const std::vector<DType>& in_types, DType out_type,
-                     const std::vector<TensorShape>& shapes, bool nonzero, bool nonnegative) {
+                     const std::vector<TensorShape>& shapes, bool nonzero, bool nonnegative,
+                     const AttrMap& member_attrs = {}, double param = 0) {
   SCOPED_TRACE(op + " on " + std::string(DTypeName(in_types[op == "where" ? 1 : 0])) + " -> " +
-               std::string(DTypeName(out_type)) + " shapes " + shapes[0].ToString() + " " + shapes.back().ToString());
+               std::string(DTypeName(out_type)) + " shapes " + shapes[0].ToString() + " " + shapes.back().ToString() +
+               " param " + std::to_string(param));
   Graph g;
   std::vector<Output> ins;
   std::vector<std::pair<Output, Tensor>> feeds;
@@ -95,7 +99,7 @@ void ExpectSameFused(const std::string& op, const std::vector<DType>& in_types, 
     feeds.emplace_back(p, MakeValues(in_types[i], shapes[i], 17 + i, checked && nonzero, checked && nonnegative));
     args.push_back(static_cast<int64_t>(i));
   }
-  AttrMap attrs;
+  AttrMap attrs = member_attrs;
   if (op == "cast") attrs["DstT"] = out_type;
   Node* plain = AddNode(g, op, ins, attrs, "member");
   ASSERT_NE(plain, nullptr);
@@ -104,7 +108,8 @@ void ExpectSameFused(const std::string& op, const std::vector<DType>& in_types, 
                  {"names", std::vector<std::string>{"member"}},
                  {"types", std::vector<DType>{out_type}},
                  {"args", args},
-                 {"spans", std::vector<int64_t>{fused::InternSpan({})}}};
+                 {"spans", std::vector<int64_t>{fused::InternSpan({})}},
+                 {"params", std::vector<double>{param}}};
   Node* fused = AddNode(g, "fused_elementwise", ins, fattrs, "fused");
   ASSERT_NE(fused, nullptr);
   auto r = RunGraph(g, feeds, {plain->output(0), fused->output(0)}, Unoptimized());
@@ -118,10 +123,22 @@ std::vector<DType> OperandTypes(const std::string& op, DType d, int arity) {
   return std::vector<DType>(arity, d);
 }
 
+// The values of an op's param attr (block_ops.h) the walk below tries:
+// its member attrs and the param the fusion pass would write for them.
+std::vector<std::pair<AttrMap, double>> ParamVariants(const fused::BlockOp& block) {
+  if (block.param_attr == nullptr) return {{AttrMap{}, 0.0}};
+  if (block.param_is_bool) {
+    return {{AttrMap{{block.param_attr, false}}, 0.0}, {AttrMap{{block.param_attr, true}}, 1.0}};
+  }
+  return {{AttrMap{{block.param_attr, 0.2}}, 0.2}, {AttrMap{{block.param_attr, -0.37}}, -0.37}};
+}
+
 TEST(FusedElementwiseTest, EveryFusableOpAndDtypeMatchesItsOwnKernelBitForBit) {
   const std::vector<TensorShape> same{TensorShape({70, 64}), TensorShape({70, 64}), TensorShape({70, 64})};
   const std::vector<TensorShape> rows{TensorShape({70, 64}), TensorShape({64}), TensorShape({70, 1})};
   const std::vector<TensorShape> scalar{TensorShape({}), TensorShape({70, 64}), TensorShape({})};
+  // Odd lengths: the vector loops' (softplus's four lanes) tails.
+  const std::vector<TensorShape> odd{TensorShape({7, 43}), TensorShape({43}), TensorShape({7, 1})};
   int checked = 0;
   for (const std::string& op : fused::FusableOps()) {
     const OpDef* def = OpRegistry::Global().Find(op);
@@ -135,16 +152,52 @@ TEST(FusedElementwiseTest, EveryFusableOpAndDtypeMatchesItsOwnKernelBitForBit) {
         const bool int_div = IsInteger(in) && (op == "div" || op == "floordiv" || op == "mod");
         const bool int_pow = IsInteger(in) && op == "pow";
         std::vector<DType> types = OperandTypes(op, in, arity);
-        for (const auto* shapes : {&same, &rows, &scalar}) {
-          std::vector<TensorShape> s(shapes->begin(), shapes->begin() + arity);
-          if (arity == 1) s = {shapes->at(shapes == &scalar ? 1 : 0)};
-          ExpectSameFused(op, types, out, s, int_div, int_pow);
-          ++checked;
+        // The layouts the op's own kernel accepts.
+        std::vector<const std::vector<TensorShape>*> layouts = {&same, &rows, &scalar, &odd};
+        if (block->shapes == fused::ShapeRule::kSame) layouts = {&same};
+        if (block->shapes == fused::ShapeRule::kBiasAdd) layouts = {&rows, &odd};
+        for (const auto& [attrs, param] : ParamVariants(*block)) {
+          for (const auto* shapes : layouts) {
+            std::vector<TensorShape> s(shapes->begin(), shapes->begin() + arity);
+            if (arity == 1) s = {shapes->at(shapes == &scalar ? 1 : 0)};
+            ExpectSameFused(op, types, out, s, int_div, int_pow, attrs, param);
+            ++checked;
+          }
         }
       }
     }
   }
-  EXPECT_GT(checked, 500);
+  EXPECT_GT(checked, 900);
+}
+
+// A member whose kernel rejects its operands' shapes (bias_add's bias not
+// as long as the last dimension, though it broadcasts; a gradient helper
+// whose dy and x differ) fails in the fused node as it does alone.
+TEST(FusedElementwiseTest, ShapesTheMembersKernelRejectsFailAsUnfused) {
+  for (const auto& [op, value, other, error] :
+       {std::tuple{"bias_add", TensorShape({30, 40}), TensorShape({1}), "does not match the last dimension"},
+        std::tuple{"bias_add", TensorShape({30, 40}), TensorShape({30, 40}), "does not match the last dimension"},
+        std::tuple{"softplus_grad", TensorShape({30, 40}), TensorShape({40}), "dy has shape [30, 40] but x has"}}) {
+    SCOPED_TRACE(op);
+    Graph g;
+    Output a = AddNode(g, "placeholder", {}, {{"dtype", DType::kF32}, {"shape", PartialShape::Unknown()}})->output(0);
+    Output b = AddNode(g, "placeholder", {}, {{"dtype", DType::kF32}, {"shape", PartialShape::Unknown()}})->output(0);
+    AttrMap fattrs{{"Tout", DType::kF32},
+                   {"ops", std::vector<std::string>{op}},
+                   {"names", std::vector<std::string>{"member"}},
+                   {"types", std::vector<DType>{DType::kF32}},
+                   {"args", std::vector<int64_t>{0, 1}},
+                   {"spans", std::vector<int64_t>{fused::InternSpan({})}}};
+    Node* fused = AddNode(g, "fused_elementwise", {a, b}, fattrs, "fused");
+    ASSERT_NE(fused, nullptr);
+    auto r = RunGraph(g, {{a, MakeValues(DType::kF32, value, 1)}, {b, MakeValues(DType::kF32, other, 2)}},
+                      {fused->output(0)}, Unoptimized());
+    ASSERT_FALSE(r.ok());
+    // The member's own kernel's words, after its name, as unfused.
+    const std::string& message = r.status().message();
+    EXPECT_NE(message.find(std::string(op) + " 'member': " + op + ": "), std::string::npos) << message;
+    EXPECT_NE(message.find(error), std::string::npos) << message;
+  }
 }
 
 // Two members run as one loop (block_ops.h FindPairOp): `first` on inputs
@@ -216,14 +269,96 @@ TEST(FusedElementwiseTest, EveryPairLoopMatchesTheTwoKernelsBitForBit) {
   EXPECT_EQ(fused::FindPairOp("add", "add", DType::kI32, fused::PairForm::kLeft), nullptr);
 }
 
+// A pair ending a group that sums (block_ops.h PairSumRun) adds into the
+// sum's lanes itself: the same bytes as the two kernels and `sum`, for
+// every pair, form and float dtype, over a whole vector (parts of 2^15,
+// row blocks of 4096, pieces of 1024 and a tail of 5) and over rows of an
+// odd length.
+void ExpectSamePairSum(const std::string& first, const std::string& second, DType d, fused::PairForm form,
+                       const TensorShape& shape, const std::vector<int64_t>& axis) {
+  SCOPED_TRACE(first + " then " + second + " summed, " + std::string(DTypeName(d)) + " form " +
+               std::to_string(static_cast<int>(form)) + " shape " + shape.ToString());
+  Graph g;
+  std::vector<Output> ins;
+  std::vector<std::pair<Output, Tensor>> feeds;
+  const TensorShape shapes[] = {shape, TensorShape({}), shape};
+  for (int i = 0; i < 3; ++i) {
+    Output p = AddNode(g, "placeholder", {}, {{"dtype", d}, {"shape", PartialShape::Unknown()}})->output(0);
+    ins.push_back(p);
+    feeds.emplace_back(p, MakeValues(d, shapes[i], 41 + i));
+  }
+  Output t = AddNode(g, first, {ins[0], ins[1]}, {}, "first")->output(0);
+  std::vector<Output> operands = form == fused::PairForm::kLeft    ? std::vector<Output>{t, ins[2]}
+                                 : form == fused::PairForm::kRight ? std::vector<Output>{ins[2], t}
+                                                                   : std::vector<Output>{t, t};
+  Output y = AddNode(g, second, operands, {}, "second")->output(0);
+  AttrMap sum_attrs;
+  if (!axis.empty()) sum_attrs["axis"] = axis;
+  Node* plain = AddNode(g, "sum", {y}, sum_attrs, "total");
+  ASSERT_NE(plain, nullptr);
+  std::vector<int64_t> args = {0, 1};
+  if (form == fused::PairForm::kLeft) args.insert(args.end(), {-1, 2});
+  if (form == fused::PairForm::kRight) args.insert(args.end(), {2, -1});
+  if (form == fused::PairForm::kBoth) args.insert(args.end(), {-1, -1});
+  args.push_back(-2);
+  const int64_t span = fused::InternSpan({});
+  AttrMap fattrs{{"Tout", d},
+                 {"ops", std::vector<std::string>{first, second, "sum"}},
+                 {"names", std::vector<std::string>{"first", "second", "total"}},
+                 {"types", std::vector<DType>{d, d, d}},
+                 {"args", args},
+                 {"spans", std::vector<int64_t>{span, span, span}}};
+  if (!axis.empty()) fattrs["axis"] = axis;
+  std::vector<Output> fused_in = ins;
+  if (form == fused::PairForm::kBoth) {
+    fused_in.pop_back();
+    feeds.pop_back();
+  }
+  Node* fused = AddNode(g, "fused_elementwise", fused_in, fattrs, "fused");
+  ASSERT_NE(fused, nullptr);
+  auto r = RunGraph(g, feeds, {plain->output(0), fused->output(0)}, Unoptimized());
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(SameBytes((*r)[0], (*r)[1])) << FormatTensor((*r)[0], 20) << "\nvs\n" << FormatTensor((*r)[1], 20);
+}
+
+TEST(FusedElementwiseTest, PairsEndingInASumAddInTheSumKernelsOrder) {
+  const char* ops[] = {"add", "sub", "mul", "div", "maximum", "minimum"};
+  int checked = 0;
+  for (const char* first : ops) {
+    for (const char* second : ops) {
+      for (DType d : {DType::kF32, DType::kF64}) {
+        for (auto form : {fused::PairForm::kLeft, fused::PairForm::kRight, fused::PairForm::kBoth}) {
+          ASSERT_NE(fused::FindPairSumOp(first, second, d, form), nullptr) << first << "+" << second;
+          ExpectSamePairSum(first, second, d, form, TensorShape({3 * 32768 + 8 * 1024 + 5}), {});
+          ExpectSamePairSum(first, second, d, form, TensorShape({7, 4101}), {1});
+          checked += 2;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 6 * 6 * 2 * 3 * 2);
+}
+
 TEST(FusedElementwiseTest, TheTableCoversTheElementwiseOpsOfTheRegistry) {
-  // The elementwise ops of ops/math whose kernels run the shared functors.
+  // Every op of the registry with a scalar function (the cwise families of
+  // ops/math and ops/nn registered through RegisterCwiseKernel) is fusable
+  // at each dtype it has one for.
+  int cwise = 0;
+  for (const OpDef* def : OpRegistry::Global().ListOps()) {
+    for (DType d : kDTypes) {
+      if (FindScalarFn(def->name, d) == nullptr) continue;
+      bool fusable = false;
+      for (DType out : kDTypes) fusable = fusable || fused::FindBlockOp(def->name, d, out) != nullptr;
+      EXPECT_TRUE(fusable || def->name.rfind("cast", 0) == 0) << def->name << " on " << DTypeName(d);
+      ++cwise;
+    }
+  }
+  EXPECT_GT(cwise, 120);  // 141 op and dtype pairs when written
+  // And the elementwise ops with kernels of their own.
   const std::vector<std::string> fusable = fused::FusableOps();
-  for (const char* op : {"add", "sub", "mul", "div", "floordiv", "mod", "pow", "maximum", "minimum", "equal",
-                         "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
-                         "logical_not", "neg", "abs", "sign", "square", "relu", "exp", "log", "sqrt", "rsqrt", "tanh",
-                         "sigmoid", "sin", "cos", "log1p", "expm1", "reciprocal", "floor", "ceil", "round",
-                         "relu_grad", "sigmoid_grad", "tanh_grad", "sqrt_grad", "rsqrt_grad", "where", "cast"}) {
+  for (const char* op : {"where", "cast", "gelu", "selu", "atan2", "leaky_relu", "leaky_relu_grad", "elu", "elu_grad",
+                         "softplus", "softplus_grad", "relu6", "relu6_grad", "bias_add", "lgamma", "digamma", "erf",
+                         "erfc", "asin", "acos", "atan", "sinh", "cosh", "tan", "is_finite", "is_inf"}) {
     EXPECT_NE(std::find(fusable.begin(), fusable.end(), op), fusable.end()) << op;
     EXPECT_NE(OpRegistry::Global().Find(op), nullptr) << op;
   }
