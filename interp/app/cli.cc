@@ -521,6 +521,11 @@ options:
   --help, -h    show this help
   --version, -V show the version
 
+environment:
+  TF_CONFIG     TensorFlow's cluster JSON, as a Kubernetes TFJob sets it: a chief
+                task runs FILE with its --cluster and --master-listen, any other
+                task is a --worker listening at its own entry; flags win over it
+
 exit codes: 0 ok, 1 script error, 2 usage error, 130 interrupted (Ctrl-C)
 )";
 }

@@ -167,7 +167,13 @@ Result<TfConfig> ParseTfConfig(const std::string& text) {
     return ConfigError(fmt::format("task.index is {}, but job '{}' has {} task{}", config.index, config.type,
                                    tasks->size(), tasks->size() == 1 ? "" : "s"));
   }
-  if (config.type == "evaluator") return ConfigError("an evaluator task is not supported yet");
+  if (config.type == "evaluator") {
+    // TensorFlow's evaluator runs outside the training cluster, reading
+    // the chief's checkpoints as they appear; tfg has no such loop yet.
+    return ConfigError(fmt::format("this task is evaluator:{}, and an evaluator task is not supported yet: leave "
+                                   "the Evaluator replicas out (the chief's cluster skips them)",
+                                   config.index));
+  }
   return config;
 }
 

@@ -329,9 +329,22 @@ Status ClusterClient::Reconnect(int task, double timeout_seconds) {
     if (!reply.ok()) continue;  // no answer yet (or the old process's death)
     Status s = net::FromWire(reply->status);
     if (!s.ok()) return s.Prepend("task " + spec_[task].name + " refused the session: ");
-    std::lock_guard<std::mutex> lock(mu_);
-    dead_[task].clear();
-    last_heard_[task] = SteadyNanos();
+    std::vector<int> live;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      dead_[task].clear();
+      last_heard_[task] = SteadyNanos();
+      for (size_t i = 0; i < spec_.size(); ++i) {
+        if (static_cast<int>(i) != task && dead_[i].empty()) live.push_back(static_cast<int>(i));
+      }
+    }
+    // The other tasks' connections to this one may be stalled by the
+    // partition it was behind, holding what the rerun will send: a Hello
+    // makes each of them replace the session's connections
+    // (WorkerService's OnHello) before our next message to it, which
+    // follows on the same connection. It wants no answer (request 0), and
+    // so opens no session on a task that restarted unnoticed.
+    for (int other : live) Post(other, HelloFor(other));
     return Status::OK();
   }
   return Error(Code::kUnavailable, "task {} did not come back at {} within {:g} s", spec_[task].name,
@@ -360,9 +373,10 @@ void ClusterClient::MarkDead(int task, const std::string& why) {
   cv_.notify_all();
 }
 
-// Every interval: a heartbeat to each live task. Silence is checked four
-// times an interval, so a task silent for three intervals (dead) is
-// noticed within a quarter interval of that.
+// Every interval: a heartbeat to each live task. The loop also wakes when
+// the first live task's silence reaches three intervals, so a task is
+// taken as dead at that moment: since its last answer came before the
+// network failed, at most three intervals after the failure.
 void ClusterClient::HeartbeatLoop() {
   const int64_t interval = static_cast<int64_t>(1e9 * options_.heartbeat_seconds);
   const int64_t limit = 3 * interval;
@@ -370,9 +384,9 @@ void ClusterClient::HeartbeatLoop() {
   for (int64_t& t : last_heard_) t = SteadyNanos();
   int64_t next_beat = 0;
   while (!stopping_) {
-    const int64_t now = SteadyNanos();
+    int64_t now = SteadyNanos();
     for (size_t i = 0; i < spec_.size(); ++i) {
-      if (dead_[i].empty() && now - last_heard_[i] > limit) {
+      if (dead_[i].empty() && now - last_heard_[i] >= limit) {
         std::string why = fmt::format("task {} at {} stopped answering heartbeats (silent for {:g} s)", spec_[i].name,
                                       spec_[i].address, 3 * options_.heartbeat_seconds);
         net::LogNet(why);
@@ -384,8 +398,16 @@ void ClusterClient::HeartbeatLoop() {
       lock.unlock();
       SendHeartbeats();
       lock.lock();
+      now = SteadyNanos();
     }
-    cv_.wait_for(lock, std::chrono::nanoseconds(interval / 4), [this] { return stopping_; });
+    // Answers only move a deadline later: waking at the earliest one is
+    // never late, and at worst early (the loop then waits again).
+    int64_t wake = next_beat;
+    for (size_t i = 0; i < spec_.size(); ++i) {
+      if (dead_[i].empty()) wake = std::min(wake, last_heard_[i] + limit);
+    }
+    const int64_t wait = std::max<int64_t>(wake - now, 1000000);  // 1 ms: no spinning on a clock tie
+    cv_.wait_for(lock, std::chrono::nanoseconds(wait), [this] { return stopping_; });
   }
 }
 

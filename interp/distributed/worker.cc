@@ -172,7 +172,24 @@ void WorkerService::Impl::OnHello(const Message& m) {
   bool known = false;
   {
     std::lock_guard<std::mutex> lock(mu);
-    known = sessions.count(m.session_id) != 0;
+    auto existing = sessions.find(m.session_id);
+    known = existing != sessions.end();
+    // A Hello for a session we serve is the master recovering it: a task
+    // of it came back after a partition or a restart, and our connections
+    // to the master and to the session's tasks may be stalled (to be
+    // closed later, with the replies and tensors to come) or lead to a
+    // process that is gone. Fresh ones carry what comes next; the
+    // master's next messages follow this Hello on its connection, so
+    // nothing of the recovered run goes into the old ones.
+    if (known) ForgetUnusedPeers(*existing->second);
+    // A Hello that wants no answer (request 0) is only that refresh,
+    // sent to the tasks the master believes live: a process restarted in
+    // their place must not take it as a new session, or it would answer
+    // heartbeats without the old one's state; its silence tells the master.
+    if (!known && m.request_id == 0) {
+      return net::LogNet("a Hello refreshing session " + std::to_string(m.session_id) +
+                         ", which this worker does not serve: ignored");
+    }
     if (!known) {
       if (sessions.size() >= static_cast<size_t>(std::max(options.max_sessions, 1))) {
         // AdmitSession found room, and another Hello took it since.
@@ -183,11 +200,6 @@ void WorkerService::Impl::OnHello(const Message& m) {
       sessions[m.session_id] = s;
     }
   }
-  // A Hello for a session we serve is the master recovering it: what our
-  // connection to it still holds is stale, and after a partition that
-  // connection may be stalled, to be closed later with the replies to
-  // come. A fresh one carries them.
-  if (known) transport->Forget(*master);
   net::LogNet("session " + std::to_string(m.session_id) + " from " + *master + " as " + m.hello.task);
   Reply(*master, std::move(reply));
 }
@@ -384,16 +396,18 @@ void WorkerService::Impl::Drop(uint64_t id, const std::string& why) {
   // Steps still running hold the session; its resources go with the last.
 }
 
-// The sockets to the dropped session's master and tasks close, unless
-// another session uses them: a worker that serves master after master
-// keeps no socket to any of the ones gone. Under `mu`, so that a session
-// being admitted cannot start to use one in between.
+// The sockets to a session's master and tasks close, unless another
+// session uses them: a worker that serves master after master keeps no
+// socket to any of the ones gone, and a recovered session's steps get new
+// connections. Under `mu`, so that a session being admitted cannot start
+// to use one in between.
 void WorkerService::Impl::ForgetUnusedPeers(const WorkerSession& dropped) {
   std::vector<std::string> gone = {dropped.master};
   for (const auto& [task, address] : dropped.addresses) gone.push_back(address);
   for (const std::string& address : gone) {
     bool used = false;
     for (const auto& [id, s] : sessions) {
+      if (id == dropped.id) continue;
       used = used || s->master == address;
       for (const auto& [task, other] : s->addresses) used = used || other == address;
     }

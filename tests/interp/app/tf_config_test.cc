@@ -81,6 +81,24 @@ TEST(TfConfigTest, MistakesNameTheField) {
   EXPECT_NE(s.message().find("TF_CONFIG: not valid JSON at offset 12"), std::string::npos) << s.message();
 }
 
+TEST(TfConfigTest, AnEvaluatorIsNotSupportedYetAndTheChiefLeavesItOut) {
+  const std::string config = R"({"cluster": {"chief": ["10.0.0.1:2222"], "worker": ["10.0.0.3:2222"],
+                                             "evaluator": ["10.0.0.9:2222"]}, "task": {"type": "%s", "index": 0}})";
+  CliOptions e = Options(false);
+  std::string text = config;
+  text.replace(text.find("%s"), 2, "evaluator");
+  EXPECT_EQ(ApplyTfConfig(text.c_str(), e).message(),
+            "TF_CONFIG: this task is evaluator:0, and an evaluator task is not supported yet: leave the Evaluator "
+            "replicas out (the chief's cluster skips them)");
+  CliOptions w = Options(true);
+  EXPECT_EQ(ApplyTfConfig(text.c_str(), w).code(), Code::kInvalidArgument);
+  text = config;
+  text.replace(text.find("%s"), 2, "chief");
+  CliOptions c = Options(false);
+  ASSERT_TRUE(ApplyTfConfig(text.c_str(), c).ok());
+  EXPECT_EQ(c.interpreter.cluster, "worker=tcp://10.0.0.3:2222");
+}
+
 TEST(TfConfigTest, AWorkerTaskDoesNotRunAScriptAndTheChiefIsNoWorker) {
   CliOptions o = Options(false);
   EXPECT_EQ(ApplyTfConfig(Config("worker", 0).c_str(), o).message(),

@@ -39,11 +39,27 @@ def available():
         return "no `ip` command (iproute2 is not installed)"
     if os.geteuid() != 0:
         return "not root: network namespaces need CAP_SYS_ADMIN"
+    # Everything the harness does, once, in a namespace of its own: a
+    # container may allow namespaces but not bridges, veth pairs or
+    # `ip netns exec` (which mounts /sys).
     probe = "%s%d-probe" % (PREFIX, os.getpid())
     r = _ip("netns", "add", probe, check=False)
     if r.returncode != 0:
         return "cannot create a network namespace: " + r.stderr.strip()
-    _ip("netns", "del", probe, check=False)
+    try:
+        steps = [("a bridge", ["-n", probe, "link", "add", "br0", "type", "bridge"]),
+                 ("a veth pair", ["-n", probe, "link", "add", "va", "type", "veth", "peer", "name", "vb"]),
+                 ("an address", ["-n", probe, "addr", "add", SUBNET + ".2/24", "dev", "va"]),
+                 ("a link up", ["-n", probe, "link", "set", "va", "up"])]
+        for what, args in steps:
+            r = _ip(*args, check=False)
+            if r.returncode != 0:
+                return "cannot make %s in a network namespace: %s" % (what, r.stderr.strip())
+        r = subprocess.run(["ip", "netns", "exec", probe, "true"], capture_output=True, text=True)
+        if r.returncode != 0:
+            return "cannot run a process in a network namespace: " + r.stderr.strip()
+    finally:
+        _ip("netns", "del", probe, check=False)
     return None
 
 
@@ -152,6 +168,10 @@ class Network:
         if self._closed:
             return
         self._closed = True
+        # A second signal (`timeout` passes its own on) must not cut the
+        # cleanup short: they wait until it is done.
+        for sig in self._old_handlers:
+            signal.signal(sig, signal.SIG_IGN)
         for p in self.processes:
             if p.poll() is None:
                 p.kill()

@@ -8,6 +8,8 @@ steps - k does; `local_run` computes that in one process (--threads 1).
 import os
 import re
 import subprocess
+import threading
+import time
 
 EVERY = 10
 
@@ -70,3 +72,35 @@ def newest_checkpoint(ckpt_dir):
         return -1
     steps = [int(m.group(1)) for f in os.listdir(ckpt_dir) for m in [re.match(r"model-(\d+)$", f)] if m]
     return max(steps, default=-1)
+
+
+class Progress:
+    """The newest checkpoint of a directory, watched on a thread every
+    2 ms: when training moved on (a checkpoint at a step beyond those
+    before) can be told after the fact."""
+
+    def __init__(self, ckpt_dir):
+        self.dir = ckpt_dir
+        self.seen = []  # (monotonic time, newest checkpoint step) at each change
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self):
+        last = None
+        while not self._stop.is_set():
+            step = newest_checkpoint(self.dir)
+            if step != last:
+                self.seen.append((time.monotonic(), step))
+                last = step
+            time.sleep(0.002)
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
+
+    def moved_on_after(self, moment):
+        """When the first checkpoint newer than every one seen by `moment`
+        appeared (None: none did)."""
+        before = max([step for t, step in self.seen if t <= moment], default=-1)
+        return next((t for t, step in self.seen if t > moment and step > before), None)
