@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ops/nn/conv_backend.h"
+#include "tests/ops/nn/conv_backend_fixture.h"
 #include "tests/ops/nn/nn_test_util.h"
 
 namespace tfg::conv2d_backends_test {
@@ -95,16 +96,7 @@ Expected Direct(const Shape& s, const Geom& g, const std::vector<double>& x, con
   return e;
 }
 
-class Conv2DBackends : public ::testing::TestWithParam<nn::ConvBackend> {
- protected:
-  void SetUp() override {
-    if (GetParam() == nn::ConvBackend::kOneDnn && !nn::OneDnnBuilt()) GTEST_SKIP() << "built without oneDNN";
-    saved_ = nn::CpuConvBackend();
-    nn::SetCpuConvBackend(GetParam());
-  }
-  void TearDown() override { nn::SetCpuConvBackend(saved_); }
-  nn::ConvBackend saved_ = nn::ConvBackend::kReference;
-};
+class Conv2DBackends : public test::EachConvBackend {};
 
 TEST_P(Conv2DBackends, MatchDirectSums) {
   EXPECT_EQ(nn::CpuConvBackend(), GetParam());

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ops/nn/conv_backend.h"
+#include "tests/ops/nn/conv_backend_fixture.h"
 #include "tests/ops/nn/nn_test_util.h"
 
 namespace tfg::max_pool_backends_test {
@@ -68,15 +69,8 @@ std::vector<double> TiedValues(int64_t count, int64_t a, int64_t b) {
   return v;
 }
 
-class MaxPoolBackends : public ::testing::TestWithParam<nn::ConvBackend> {
+class MaxPoolBackends : public test::EachConvBackend {
  protected:
-  void SetUp() override {
-    if (GetParam() == nn::ConvBackend::kOneDnn && !nn::OneDnnBuilt()) GTEST_SKIP() << "built without oneDNN";
-    saved_ = nn::CpuConvBackend();
-    nn::SetCpuConvBackend(GetParam());
-  }
-  void TearDown() override { nn::SetCpuConvBackend(saved_); }
-
   // Runs both ops on x and checks them against the plain loop, exactly.
   static void Check(const Shape& s, const std::vector<double>& x) {
     const int64_t oh = s.same ? (s.h + s.sh - 1) / s.sh : (s.h - s.kh) / s.sh + 1;
@@ -95,8 +89,6 @@ class MaxPoolBackends : public ::testing::TestWithParam<nn::ConvBackend> {
     test::ExpectTensorNear(test::Eval("max_pool_grad", {tx, test::MakeTensorOf(DType::kF32, dy, ys)}, attrs), e.dx,
                            xs, 0.0);
   }
-
-  nn::ConvBackend saved_ = nn::ConvBackend::kReference;
 };
 
 TEST_P(MaxPoolBackends, MatchAPlainLoopExactly) {
