@@ -8,8 +8,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
+
+#include "ops/core/safe_file.h"
 
 namespace tfg::net {
 namespace {
@@ -26,16 +27,44 @@ bool IsZ85Key(const std::string& text) {
   return zmq_z85_decode(bytes, text.c_str()) != nullptr;
 }
 
+// A key file is a key line and a few comments; anything longer is not one
+// (and a huge file must not be read into memory to find that out).
+constexpr uint64_t kMaxKeyFileBytes = 64 * 1024;
+
+// The text of a key file, opened as every reader of tfg opens files (a FIFO
+// or device is refused at once: ops/core/safe_file.h). The mode is checked
+// on the open file, so a file swapped in after the check is not read.
+Result<std::string> ReadKeyText(const std::string& path, bool secret) {
+  TFG_ASSIGN_OR_RETURN(RegularFile file, OpenRegularFile(path, "CURVE key file"));
+  struct stat st {};
+  Status s;
+  if (::fstat(file.fd, &st) != 0) {
+    s = FileError(path, std::strerror(errno));
+  } else if (secret && (st.st_mode & 077) != 0) {
+    s = FileError(path, fmt::format("a secret key readable by others (mode {:o}): chmod 600 it", st.st_mode & 0777));
+  } else if (file.size > kMaxKeyFileBytes) {
+    s = FileError(path, fmt::format("{} bytes, not a key file (a key file is a line of 40 characters)", file.size));
+  }
+  std::string text;
+  char buf[4096];
+  while (s.ok()) {
+    const ssize_t n = ::read(file.fd, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) s = FileError(path, std::strerror(errno));
+    if (n <= 0) break;
+    text.append(buf, static_cast<size_t>(n));
+    // It may grow while it is read.
+    if (text.size() > kMaxKeyFileBytes) s = FileError(path, "grew past 64 KiB while read: not a key file");
+  }
+  ::close(file.fd);
+  if (!s.ok()) return s;
+  return text;
+}
+
 // The one key line of a key file.
 Result<std::string> ReadKeyFile(const std::string& path, bool secret) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return FileError(path, std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) return FileError(path, "not a regular file");
-  if (secret && (st.st_mode & 077) != 0) {
-    return FileError(path, fmt::format("a secret key readable by others (mode {:o}): chmod 600 it", st.st_mode & 0777));
-  }
-  std::ifstream in(path);
-  if (!in) return FileError(path, std::strerror(errno));
+  TFG_ASSIGN_OR_RETURN(const std::string text, ReadKeyText(path, secret));
+  std::istringstream in(text);
   std::string line, key;
   while (std::getline(in, line)) {
     const size_t b = line.find_first_not_of(" \t\r");

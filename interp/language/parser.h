@@ -16,6 +16,10 @@ namespace tfg {
 struct ParseLimits {
   size_t max_script_bytes = size_t{256} << 20;
   size_t max_literal_bytes = size_t{64} << 20;  // one list, dict or string literal
+  // Tokens (a list of nothing but numbers is one token): each takes memory
+  // while the script is parsed, a statement's several hundred bytes each.
+  size_t max_tokens = size_t{8} << 20;            // in the whole script
+  size_t max_statement_tokens = size_t{1} << 19;  // in one top-level statement
 };
 
 // Parses a whole file. The first syntax error is returned with its span

@@ -32,10 +32,11 @@ struct TopLevelParse {
   TfgParser::TopLevelContext* tree = nullptr;  // null when it failed
   std::optional<ParseIssue> issue;
   std::optional<size_t> too_deep_at;  // token index
+  std::optional<size_t> too_large_at;  // token index of the statement's start
 };
 
 TopLevelParse ParseTopLevel(TfgParser& parser, antlr4::CommonTokenStream& tokens, size_t start,
-                            PredictionMode mode) {
+                            PredictionMode mode, size_t max_statement_tokens) {
   parser.reset();
   tokens.seek(start);
   auto strategy = std::make_shared<FirstErrorStrategy>();
@@ -43,6 +44,8 @@ TopLevelParse ParseTopLevel(TfgParser& parser, antlr4::CommonTokenStream& tokens
   parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(mode);
   RuleDepthGuard guard;
   parser.addParseListener(&guard);
+  StatementSizeGuard size_guard(max_statement_tokens);
+  parser.addParseListener(&size_guard);
   TopLevelParse result;
   try {
     result.tree = parser.topLevel();
@@ -51,17 +54,20 @@ TopLevelParse ParseTopLevel(TfgParser& parser, antlr4::CommonTokenStream& tokens
   parser.removeParseListeners();
   result.issue = strategy->issue;
   result.too_deep_at = guard.tripped_at;
-  if (result.issue || result.too_deep_at) result.tree = nullptr;
+  result.too_large_at = size_guard.tripped_at;
+  if (result.issue || result.too_deep_at || result.too_large_at) result.tree = nullptr;
   return result;
 }
 
 // ANTLR's two-stage parsing: SLL prediction, fast and frugal, is right for
 // nearly all input; only when it fails is the statement parsed again with
 // full LL, which finds the right parse or the real error.
-TopLevelParse ParseTopLevel(TfgParser& parser, antlr4::CommonTokenStream& tokens, size_t start) {
-  TopLevelParse sll = ParseTopLevel(parser, tokens, start, PredictionMode::SLL);
-  if (sll.tree != nullptr) return sll;
-  return ParseTopLevel(parser, tokens, start, PredictionMode::LL);
+// A statement past a limit is past it in either mode.
+TopLevelParse ParseTopLevel(TfgParser& parser, antlr4::CommonTokenStream& tokens, size_t start,
+                            size_t max_statement_tokens) {
+  TopLevelParse sll = ParseTopLevel(parser, tokens, start, PredictionMode::SLL, max_statement_tokens);
+  if (sll.tree != nullptr || sll.too_deep_at || sll.too_large_at) return sll;
+  return ParseTopLevel(parser, tokens, start, PredictionMode::LL, max_statement_tokens);
 }
 
 // topLevel : sep* (statement sep?)?
@@ -79,6 +85,11 @@ std::optional<ParseIssue> CheckTopLevelEnd(TfgParser::TopLevelContext* tree, ant
   issue.rule = TfgParser::RuleTopLevel;
   return issue;
 }
+
+// Why numeric tables are not what hits a token limit.
+constexpr const char* kNumberListHint =
+    " (a list literal of nothing but numbers is one token at any size; lists of strings, names or "
+    "expressions are a few tokens per element)";
 
 Status OutOfMemory(const TextMap& text, size_t byte) {
   SourceSpan at = text.Span(std::min(byte, text.text().size()), std::min(byte, text.text().size()));
@@ -101,13 +112,19 @@ Result<std::shared_ptr<ast::Program>> Parse(std::shared_ptr<const SourceFile> fi
   } else {
     input = std::make_unique<antlr4::ANTLRInputStream>(text.antlr_text());
   }
-  NumberListLexer lexer(input.get(), text);
+  NumberListLexer lexer(input.get(), text, limits.max_tokens);
   lexer.removeErrorListeners();
   antlr4::CommonTokenStream tokens(&lexer);
   try {
     tokens.fill();
   } catch (const std::bad_alloc&) {
     return OutOfMemory(text, text.Offset(lexer.last_token_start()));
+  } catch (const TokenLimitReached& reached) {
+    const size_t at = text.Offset(reached.start);
+    return SyntaxError(fmt::format("the script is more than {} tokens long, the limit; split it into modules, "
+                                   "or load big data from a file (load_npy, load_csv){}",
+                                   limits.max_tokens, kNumberListHint),
+                       text.Span(at, at));
   }
   TfgParser parser(&tokens);
   parser.removeErrorListeners();
@@ -126,9 +143,16 @@ Result<std::shared_ptr<ast::Program>> Parse(std::shared_ptr<const SourceFile> fi
   Status build_status;
   for (size_t start = 0;;) {
     try {
-      TopLevelParse parsed = ParseTopLevel(parser, tokens, start);
+      TopLevelParse parsed = ParseTopLevel(parser, tokens, start, limits.max_statement_tokens);
       if (parsed.too_deep_at) {
         return SyntaxError("expression nested too deeply to parse", errors.TokenSpan(*parsed.too_deep_at));
+      }
+      if (parsed.too_large_at) {
+        parser.getTreeTracker().reset();
+        return SyntaxError(fmt::format("this statement is more than {} tokens long, the limit for one statement; "
+                                       "load big data from a file (load_npy, load_csv){}",
+                                       limits.max_statement_tokens, kNumberListHint),
+                           errors.TokenSpan(*parsed.too_large_at));
       }
       if (parsed.tree == nullptr) return errors.Report(parsed.issue, brackets);
       if (std::optional<ParseIssue> stray = CheckTopLevelEnd(parsed.tree, tokens)) {

@@ -31,6 +31,7 @@ std::unique_ptr<Token> NumberListLexer::nextToken() {
     if (std::unique_ptr<Token> list = NumberListAt(*token)) token = std::move(list);
   }
   previous_type_ = token->getType();
+  if (++tokens_ > max_tokens_ && previous_type_ != Token::EOF) throw TokenLimitReached{last_token_start_};
   return token;
 }
 

@@ -11,9 +11,16 @@
 
 namespace tfg::parse {
 
+// Thrown out of nextToken() past the token limit; the front end turns it
+// into an error at the token that crossed it.
+struct TokenLimitReached {
+  size_t start = 0;  // code point index of that token
+};
+
 class NumberListLexer : public gen::TfgLexer {
  public:
-  NumberListLexer(antlr4::CharStream* input, const TextMap& text) : TfgLexer(input), text_(text) {}
+  NumberListLexer(antlr4::CharStream* input, const TextMap& text, size_t max_tokens)
+      : TfgLexer(input), text_(text), max_tokens_(max_tokens) {}
 
   std::unique_ptr<Token> nextToken() override;
 
@@ -26,6 +33,8 @@ class NumberListLexer : public gen::TfgLexer {
   const TextMap& text_;
   size_t previous_type_ = Token::INVALID_TYPE;
   size_t last_token_start_ = 0;  // code point index
+  size_t max_tokens_;
+  size_t tokens_ = 0;
 };
 
 }  // namespace tfg::parse

@@ -212,6 +212,33 @@ class RuleDepthGuard : public antlr4::tree::ParseTreeListener {
   int depth_ = 0;
 };
 
+// Bounds the tokens of one top-level statement, and with them the memory
+// its parse tree takes (several hundred bytes per token: a context per
+// grammar rule an element passes through).
+class StatementSizeGuard : public antlr4::tree::ParseTreeListener {
+ public:
+  explicit StatementSizeGuard(size_t max_tokens) : max_tokens_(max_tokens) {}
+  std::optional<size_t> tripped_at;  // token index of the statement's first token
+
+  void enterEveryRule(antlr4::ParserRuleContext* ctx) override {
+    if (!first_token_ && ctx->getRuleIndex() == TfgParser::RuleStatement && ctx->getStart() != nullptr) {
+      first_token_ = ctx->getStart()->getTokenIndex();
+    }
+  }
+  void exitEveryRule(antlr4::ParserRuleContext*) override {}
+  void visitTerminal(antlr4::tree::TerminalNode*) override {
+    if (++tokens_ <= max_tokens_) return;
+    tripped_at = first_token_.value_or(0);
+    throw antlr4::ParseCancellationException();
+  }
+  void visitErrorNode(antlr4::tree::ErrorNode*) override {}
+
+ private:
+  size_t max_tokens_;
+  size_t tokens_ = 0;
+  std::optional<size_t> first_token_;
+};
+
 // Packs a NUMBER_LIST token (see interp/language/parser_number_list.h) into
 // one ast::NumberList. A number that does not fit its type is an error at
 // that number, worded as in an ordinary list.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "ops/core/checked_size.h"
 #include "ops/math/gemm.h"
 
 namespace tfg::nn {
@@ -43,7 +44,8 @@ bool IsPointwise(const Geometry& g) {
 }
 
 int64_t ImagesPerChunk(const Geometry& g, int64_t elem_size, int64_t bytes = kChunkBytes) {
-  const int64_t per_image = std::max<int64_t>(g.oh * g.ow * g.patch() * elem_size, 1);
+  // Saturated: an empty batch may come with dims whose product overflows.
+  const int64_t per_image = std::max<int64_t>(checked::SaturatedProduct({g.oh, g.ow, g.patch(), elem_size}), 1);
   return std::clamp<int64_t>(bytes / per_image, 1, std::max<int64_t>(g.n, 1));
 }
 
@@ -122,6 +124,7 @@ void Im2ColChunk(const OpKernelContext& ctx, const Geometry& g, const T* input, 
 template <typename T>
 void Conv2DForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const T* input, const T* filter,
                    T* output) {
+  if (g.n == 0) return;  // its other dims may multiply past int64
   const int64_t k = g.patch(), pixels = g.oh * g.ow;
   const int64_t chunk = ImagesPerChunk(g, sizeof(T), kCacheChunkBytes);
   const bool pointwise = IsPointwise(g);
@@ -141,6 +144,7 @@ void Conv2DForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_ch
 template <typename T>
 void Conv2DBackpropInput(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const T* filter,
                          const T* dy, T* dx) {
+  if (g.n == 0) return;  // its other dims may multiply past int64
   const int64_t k = g.patch(), pixels = g.oh * g.ow;
   const int64_t chunk = ImagesPerChunk(g, sizeof(T));
   if (IsPointwise(g)) {
@@ -168,8 +172,10 @@ void Conv2DBackpropInput(const OpKernelContext& ctx, const Geometry& g, int64_t 
 template <typename T>
 void Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const T* input,
                           const T* dy, T* dfilter) {
-  const int64_t k = g.patch(), pixels = g.oh * g.ow;
+  const int64_t k = g.patch();
   std::fill(dfilter, dfilter + k * out_channels, T(0));
+  if (g.n == 0) return;  // its other dims may multiply past int64
+  const int64_t pixels = g.oh * g.ow;
   const int64_t chunk = ImagesPerChunk(g, sizeof(T));
   const bool pointwise = IsPointwise(g);
   auto col = pointwise ? nullptr : Scratch<T>(std::min(chunk, g.n) * pixels * k);

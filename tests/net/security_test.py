@@ -74,6 +74,21 @@ class SecurityTest(WorkerFixture):
         self.assertEqual(r.returncode, 2)
         self.assertIn("'%s/authorized/bad.pub': not a CURVE key" % d, r.stderr)
 
+    def test_a_fifo_or_device_as_a_key_file_fails_at_once(self):
+        d = self.keygen("keys")
+        os.remove(os.path.join(d, "server.key"))
+        os.mkfifo(os.path.join(d, "server.key"), 0o600)
+        started = time.monotonic()
+        r = self.run_tfg("--curve-keys", d, self.script("print(1)\n"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("CURVE key file '%s/server.key': it is a FIFO (named pipe), not a regular file" % d, r.stderr)
+        os.remove(os.path.join(d, "server.key"))
+        os.symlink("/dev/zero", os.path.join(d, "server.key"))
+        r = self.run_tfg("--curve-keys", d, self.script("print(1)\n"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("CURVE key file '%s/server.key': it is a character device" % d, r.stderr)
+        self.assertLess(time.monotonic() - started, REFUSAL_SECONDS)
+
     # ---------------------------------------------------------------- CURVE
 
     def test_authorized_master_trains_with_curve(self):

@@ -223,10 +223,47 @@ TEST(ParseLimitsTest, OneLiteralPastTheLimitIsRefusedAtItsStart) {
             "1:5: this string literal is 18 bytes, larger than the limit of 16 bytes for one literal" + hint);
 }
 
+const char* const kTokenHint =
+    " (a list literal of nothing but numbers is one token at any size; lists of strings, names or "
+    "expressions are a few tokens per element)";
+
+// The parse tree of one statement costs several hundred bytes per token: a
+// statement past the limit is refused at its first token, before its tree
+// grows further.
+TEST(ParseLimitsTest, OneStatementPastTheTokenLimitIsRefusedAtItsStart) {
+  ParseLimits limits;
+  limits.max_statement_tokens = 10;
+  // x = [ a , b , c ] and the newline: 10 tokens.
+  EXPECT_TRUE(ParseText("y = 1\nx = [a, b, c]\n", limits).ok());
+  const std::string refused = "this statement is more than 10 tokens long, the limit for one statement; load big "
+                              "data from a file (load_npy, load_csv)" + std::string(kTokenHint);
+  EXPECT_EQ(E("y = 1\nx = [a, b, c, d]\n", limits), "2:1: " + refused);
+  EXPECT_EQ(E("y = 1\n\n  x = [\n  \"a\",\n  \"b\",\n  \"c\",\n \"d\"]\n", limits), "3:3: " + refused);
+  // A block is one statement, with all its lines.
+  EXPECT_EQ(E("if true {\n  a = 1\n  b = 2\n}\n", limits), "1:1: " + refused);
+  // A table of numbers is one token, whatever its size.
+  limits.max_statement_tokens = 4;
+  EXPECT_TRUE(ParseText("x = [[1, 2, 3, 4], [5, 6, 7, 8]]\n", limits).ok());
+}
+
+// Tokens are made for the whole script before it is parsed (about 140
+// bytes each): past the limit, the error is at the token that crosses it.
+TEST(ParseLimitsTest, AScriptPastTheTokenLimitIsRefusedWhereItCrossesIt) {
+  ParseLimits limits;
+  limits.max_tokens = 8;
+  EXPECT_TRUE(ParseText("x = 1\ny = 2\n", limits).ok());  // x = 1 NEWLINE, twice
+  EXPECT_TRUE(ParseText("x = [1, 2, 3, 4, 5, 6, 7, 8, 9]\n", limits).ok());
+  EXPECT_EQ(E("x = 1\ny = 2\nz = 3\n", limits),
+            "3:1: the script is more than 8 tokens long, the limit; split it into modules, or load big data from a "
+            "file (load_npy, load_csv)" + std::string(kTokenHint));
+}
+
 TEST(ParseLimitsTest, TheDefaultsAreDocumented) {
   ParseLimits limits;
   EXPECT_EQ(limits.max_script_bytes, 256u << 20);
   EXPECT_EQ(limits.max_literal_bytes, 64u << 20);
+  EXPECT_EQ(limits.max_tokens, 8u << 20);
+  EXPECT_EQ(limits.max_statement_tokens, 1u << 19);
 }
 
 }  // namespace
