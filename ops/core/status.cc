@@ -26,16 +26,44 @@ constexpr std::array<std::pair<Code, std::string_view>, 16> kCodeNames = {{
 }};
 
 // "   12 | logits = x @ W" and the caret line under it.
+// A line longer than this (a generated script's one-line literal can be
+// megabytes) is shown as a window around the column, with "..." for what
+// is cut off on either side.
+constexpr int kExcerptWidth = 160;
+constexpr int kExcerptLead = 60;
+
+struct Excerpt {
+  std::string line;
+  int col, last;  // 1-based byte columns in `line`
+};
+
+Excerpt Window(std::string_view line, int col, int last) {
+  if (static_cast<int>(line.size()) <= kExcerptWidth) return {std::string(line), col, last};
+  int begin = std::max(col - 1 - kExcerptLead, 0);
+  while (begin > 0 && ContinuesCharacter(line[begin])) --begin;
+  int end = std::min<int>(begin + kExcerptWidth, static_cast<int>(line.size()));
+  while (end < static_cast<int>(line.size()) && ContinuesCharacter(line[end])) ++end;
+  const std::string prefix = begin > 0 ? "..." : "";
+  const int shift = static_cast<int>(prefix.size()) - begin;
+  std::string shown = prefix + std::string(line.substr(begin, end - begin));
+  if (end < static_cast<int>(line.size())) shown += "...";
+  return {shown, col + shift, std::min(last, end) + shift};
+}
+
 void AppendExcerpt(std::string& out, const SourceSpan& span) {
   if (!span.valid()) return;
-  std::string_view line = span.file->Line(span.line);
-  if (line.empty() && span.line > span.file->num_lines()) return;
+  std::string_view full = span.file->Line(span.line);
+  if (full.empty() && span.line > span.file->num_lines()) return;
   std::string number = std::to_string(span.line);
   std::string gutter(number.size(), ' ');
-  out += fmt::format(" {} | {}\n", number, line);
   int col = std::max(span.col, 1);
   int last = (span.end_line == span.line && span.end_col >= col) ? span.end_col : col;
-  last = std::min<int>(last, std::max<int>(static_cast<int>(line.size()), col));
+  last = std::min<int>(last, std::max<int>(static_cast<int>(full.size()), col));
+  const Excerpt excerpt = Window(full, col, last);
+  const std::string_view line = excerpt.line;
+  col = excerpt.col;
+  last = std::max(excerpt.last, col);
+  out += fmt::format(" {} | {}\n", number, line);
   std::string marks;
   // Tabs in the source line keep their width in the caret line, and a
   // character of several UTF-8 bytes takes one place.

@@ -34,11 +34,42 @@ std::vector<double> ValuesAsDoubles(const Tensor& t) {
   return out;
 }
 
+namespace {
+
+// The byte offset of the first byte that breaks UTF-8 (overlong forms,
+// surrogates and code points past U+10FFFF included), or npos.
+size_t FirstInvalidUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const int n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return i;
+    uint32_t cp = n == 1 ? b : b & (0x7F >> n);
+    for (int k = 1; k < n; ++k) {
+      const auto c = static_cast<unsigned char>(s[i + k]);
+      if ((c & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (c & 0x3F);
+    }
+    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+// Tags are protobuf strings, which must be UTF-8: TensorBoard may not read
+// an event file holding another kind.
 Result<std::string> ReadTag(const OpKernelContext& ctx, const char* op, int input) {
   const Tensor& tag = ctx.input(input);
   if (tag.rank() != 0) return InvalidArgument("{}: the tag must be a string scalar, got {}", op, tag.DebugString());
   const std::string& s = tag.scalar<std::string>();
   if (s.empty()) return InvalidArgument("{}: the tag must not be empty", op);
+  if (const size_t bad = FirstInvalidUtf8(s); bad != std::string_view::npos) {
+    return InvalidArgument("{}: the tag is not UTF-8 text (byte {} of {} is 0x{:02x})", op, bad, s.size(),
+                           static_cast<unsigned char>(s[bad]));
+  }
   return s;
 }
 

@@ -44,6 +44,19 @@ TEST(StatusTest, DiagnosticWithNote) {
             "   |     ^~~~~~~~~~~~~~~~~~~~\n");
 }
 
+TEST(StatusTest, ALongLineIsShownAroundTheColumn) {
+  // A one-line literal of 10,000 elements with the error at element 5000:
+  // the excerpt keeps 60 bytes before the column and 160 in all.
+  std::string line = "x = [";
+  for (int i = 0; i < 10000; ++i) line += i == 5000 ? "\"s\", " : "1, ";
+  const int col = static_cast<int>(line.find('"')) + 1;
+  auto file = std::make_shared<SourceFile>("c.tfg", line + "]\n");
+  Status s(Code::kInvalidArgument, "list of mixed types", {file, 1, col, 1, col + 2});
+  const std::string shown = "..." + line.substr(col - 61, 160) + "...";
+  EXPECT_EQ(FormatDiagnostic(s), "c.tfg:1:" + std::to_string(col) + ": error: list of mixed types\n" +
+                                     " 1 | " + shown + "\n" + "   | " + std::string(63, ' ') + "^~~\n");
+}
+
 TEST(StatusTest, ResultCarriesValueOrError) {
   Result<int> good = 3;
   Result<int> bad = NotFound("x");

@@ -47,6 +47,18 @@ TEST(SummaryOpsTest, ScalarSummaryNeedsOneValue) {
   EXPECT_FALSE(empty_tag.ok());
 }
 
+TEST(SummaryOpsTest, TagsAreUtf8Text) {
+  // Tags are protobuf strings: UTF-8 only (é and 😀 pass; a lone
+  // continuation byte, an overlong '/', a surrogate and a truncated
+  // sequence do not).
+  EXPECT_TRUE(RunOp1("scalar_summary", {Tag("caf\xc3\xa9/\xf0\x9f\x98\x80"), MakeTensor<float>({1}, TensorShape({}))}).ok());
+  for (const char* bad : {"a\x80", "\xc0\xaf", "\xed\xa0\x80", "ok\xe2\x82"}) {
+    auto r = RunOp1("scalar_summary", {Tag(bad), MakeTensor<float>({1}, TensorShape({}))});
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("not UTF-8"), std::string::npos) << r.status().ToString();
+  }
+}
+
 TEST(SummaryOpsTest, HistogramSummaryRoundTrips) {
   auto out = RunOp1("histogram_summary", {Tag("w"), MakeTensor<float>({1, 2, 3, 4}, TensorShape({2, 2}))});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
