@@ -7,88 +7,11 @@
 #include <fmt/format.h>
 
 #include "interp/interop/attr_convert.h"
-#include "interp/interop/tensor_proto.h"
+#include "interp/interop/export_composer.h"
+#include "interp/interop/export_grad_composite.h"
 
 namespace tfg::interop {
 namespace {
-
-Status Fail(const Node& n, const std::string& why) {
-  return Status(Code::kUnimplemented, fmt::format("export: node '{}' ({}): {}", n.name(), n.op_name(), why), n.span());
-}
-
-// Writes the TensorFlow nodes of one composition, each named
-// "<node>/<part>" ("" for the node's own name) and placed on its device.
-class Composer {
- public:
-  Composer(const Node& n, const std::function<std::string(const Output&)>& tensor_name, tf::GraphDef& out)
-      : n_(n), out_(out) {
-    for (const Output& o : n.inputs()) inputs_.push_back(tensor_name(o));
-    // Constants read the node's first input as a control input, as
-    // TensorFlow's own gradient constants do: inside a while loop that puts
-    // them in the loop's frame (a plain Const would sit in the root frame).
-    if (!inputs_.empty()) anchor_ = "^" + inputs_[0].substr(0, inputs_[0].find(':'));
-  }
-
-  const std::string& in(int i) const { return inputs_[static_cast<size_t>(i)]; }
-  DType dtype(int i) const { return n_.input_types()[static_cast<size_t>(i)]; }
-  DType t() const { return dtype(0); }
-  std::string Name(const std::string& part) const { return part.empty() ? n_.name() : n_.name() + "/" + part; }
-
-  tf::NodeDef* Op(const std::string& part, const std::string& op, const std::vector<std::string>& inputs) {
-    tf::NodeDef* d = out_.add_node();
-    d->set_name(Name(part));
-    d->set_op(op);
-    SetTfDevice(d, n_.requested_device());
-    for (const std::string& i : inputs) d->add_input(i);
-    return d;
-  }
-  // Op with its "T" attr set: most elementwise ops need only that.
-  std::string OpT(const std::string& part, const std::string& op, const std::vector<std::string>& inputs, DType t) {
-    tf::NodeDef* d = Op(part, op, inputs);
-    SetType(d, "T", t);
-    return d->name();
-  }
-
-  Result<std::string> Const(const std::string& part, const AttrValue& v, DType float_dtype) {
-    TFG_ASSIGN_OR_RETURN(Tensor t, AttrAsTensor(v, float_dtype));
-    tf::NodeDef* d = Op(part, "Const", {});
-    if (!anchor_.empty()) d->add_input(anchor_);
-    (*d->mutable_attr())["dtype"].set_type(ToTfDType(t.dtype()));
-    ToTensorProto(t, (*d->mutable_attr())["value"].mutable_tensor());
-    return d->name();
-  }
-
-  std::string Shape(const std::string& part, const std::string& of, DType of_dtype, DType out = DType::kI32) {
-    tf::NodeDef* d = Op(part, "Shape", {of});
-    SetType(d, "T", of_dtype);
-    SetType(d, "out_type", out);
-    return d->name();
-  }
-  std::string Size(const std::string& part, const std::string& of, DType of_dtype) {
-    tf::NodeDef* d = Op(part, "Size", {of});
-    SetType(d, "T", of_dtype);
-    SetType(d, "out_type", DType::kI32);
-    return d->name();
-  }
-  std::string Reshape(const std::string& part, const std::string& x, const std::string& shape, DType t) {
-    tf::NodeDef* d = Op(part, "Reshape", {x, shape});
-    SetType(d, "T", t);
-    SetType(d, "Tshape", DType::kI32);
-    return d->name();
-  }
-
-  static void SetType(tf::NodeDef* d, const std::string& attr, DType t) {
-    (*d->mutable_attr())[attr].set_type(ToTfDType(t));
-  }
-
-  const Node& node() const { return n_; }
-
- private:
-  const Node& n_;
-  tf::GraphDef& out_;
-  std::vector<std::string> inputs_;
-  std::string anchor_;
-};
 
 // reshape_like(x, like) = Reshape(x, Shape(like)).
 Status ReshapeLike(Composer& c) {
@@ -112,38 +35,14 @@ Status Unbroadcast(Composer& c) {
   return Status::OK();
 }
 
-// The forward reduction's axes, or none for all of them.
-std::optional<std::vector<int64_t>> ReducedAxes(const Node& n) {
-  auto it = n.attrs().find("axis");
-  if (it == n.attrs().end()) return std::nullopt;
-  if (const auto* l = std::get_if<std::vector<int64_t>>(&it->second)) return *l;
-  if (const auto* i = std::get_if<int64_t>(&it->second)) return std::vector<int64_t>{*i};
-  return std::nullopt;
-}
-
 // sum_grad(dy, x) = BroadcastTo(dy with the reduced axes kept, Shape(x));
 // mean_grad divides that by Size(x) / max(Size(dy), 1), as TensorFlow's
 // gradient of Mean does.
 Status ReductionGrad(Composer& c, bool mean) {
-  const Node& n = c.node();
   std::string x_shape = c.Shape("x_shape", c.in(1), c.dtype(1));
   std::string kept = c.in(0);
-  const bool* keepdims = n.attr<bool>("keepdims");
-  std::optional<std::vector<int64_t>> axes = ReducedAxes(n);
-  if (axes && !(keepdims && *keepdims)) {
-    // x's shape with 1 at each reduced axis (negative axes taken modulo x's rank).
-    TFG_ASSIGN_OR_RETURN(std::string axes_c, c.Const("axes", AttrValue(*axes), DType::kI32));
-    std::string rank = c.Size("rank", x_shape, DType::kI32);
-    std::string axes_mod = c.OpT("axes_mod", "FloorMod", {axes_c, rank}, DType::kI32);
-    TFG_ASSIGN_OR_RETURN(std::string column, c.Const("column", AttrValue(std::vector<int64_t>{-1, 1}), DType::kI32));
-    std::string indices = c.Reshape("axes_column", axes_mod, column, DType::kI32);
-    TFG_ASSIGN_OR_RETURN(std::string ones,
-                         c.Const("ones", AttrValue(std::vector<int64_t>(axes->size(), 1)), DType::kI32));
-    tf::NodeDef* kept_shape = c.Op("kept_shape", "TensorScatterUpdate", {x_shape, indices, ones});
-    Composer::SetType(kept_shape, "T", DType::kI32);
-    Composer::SetType(kept_shape, "Tindices", DType::kI32);
-    kept = c.Reshape("kept", c.in(0), kept_shape->name(), c.t());
-  }
+  TFG_ASSIGN_OR_RETURN(std::optional<std::string> kept_shape, KeptShape(c, x_shape));
+  if (kept_shape) kept = c.Reshape("kept", c.in(0), *kept_shape, c.t());
   tf::NodeDef* spread = c.Op(mean ? "spread" : "", "BroadcastTo", {kept, x_shape});
   Composer::SetType(spread, "T", c.t());
   Composer::SetType(spread, "Tidx", DType::kI32);
@@ -171,7 +70,7 @@ Result<std::pair<std::string, std::string>> FlatInputs(Composer& c, bool sparse,
     int64_t classes = logits_shape.known_rank() && logits_shape.rank() > 0 ? logits_shape.dim(logits_shape.rank() - 1)
                                                                            : PartialShape::kUnknown;
     if (classes == PartialShape::kUnknown) {
-      return Fail(n, "logits of unknown rank or class count are not supported by export yet");
+      return ComposeFail(n, "logits of unknown rank or class count are not supported by export yet");
     }
     TFG_ASSIGN_OR_RETURN(std::string rows, c.Const("rows", AttrValue(std::vector<int64_t>{-1, classes}), DType::kI32));
     logits = c.Reshape("logits_rows", logits, rows, c.t());
@@ -305,7 +204,7 @@ std::string RowCount(Composer& c, const std::string& params, DType params_dtype,
 // of Gather made dense.
 Status GatherGrad(Composer& c) {
   const int64_t* axis = c.node().attr<int64_t>("axis");
-  if (axis && *axis != 0) return Fail(c.node(), "gather_grad along an axis other than 0 is not supported by export yet");
+  if (axis && *axis != 0) return GatherGradAlongAxis(c, *axis);
   TFG_ASSIGN_OR_RETURN(std::string zero, c.Const("zero", AttrValue(int64_t{0}), DType::kI32));
   std::string rows = RowCount(c, c.in(2), c.dtype(2), DType::kI32, zero);
   tf::NodeDef* sum = c.Op("", "UnsortedSegmentSum", {c.in(0), c.in(1), rows});
@@ -351,7 +250,7 @@ Status SegmentGather(Composer& c) {
 Status Filled(Composer& c, double value) {
   const Node& n = c.node();
   const auto* shape = n.attr<std::vector<int64_t>>("shape");
-  if (!shape) return Fail(n, "a shape is needed");
+  if (!shape) return ComposeFail(n, "a shape is needed");
   const DType dtype = n.output_types()[0];
   TFG_ASSIGN_OR_RETURN(std::string dims, c.Const("shape", AttrValue(*shape), DType::kI32));
   Result<std::string> v = dtype == DType::kBool ? c.Const("value", AttrValue(value != 0), dtype)
@@ -359,7 +258,7 @@ Status Filled(Composer& c, double value) {
   if (!v.ok()) return v.status();
   if (dtype != DType::kF32 && dtype != DType::kF64 && dtype != DType::kI32 && dtype != DType::kI64 &&
       dtype != DType::kBool) {
-    return Fail(n, "zeros/ones of this dtype are not supported by export yet");
+    return ComposeFail(n, "zeros/ones of this dtype are not supported by export yet");
   }
   tf::NodeDef* fill = c.Op("", "Fill", {dims, *v});
   Composer::SetType(fill, "T", dtype);
@@ -375,7 +274,7 @@ Status PoolGrad(Composer& c, const std::string& tf_op) {
   std::map<std::string, std::vector<int64_t>> windows;
   for (const char* attr : {"ksize", "strides"}) {
     const auto* l = n.attr<std::vector<int64_t>>(attr);
-    if (!l || (l->size() != 2 && l->size() != 4)) return Fail(n, std::string(attr) + " must be a list of 2 or 4 ints");
+    if (!l || (l->size() != 2 && l->size() != 4)) return ComposeFail(n, std::string(attr) + " must be a list of 2 or 4 ints");
     windows[attr] = l->size() == 4 ? *l : std::vector<int64_t>{1, (*l)[0], (*l)[1], 1};
   }
   const std::string* padding = n.attr<std::string>("padding");
@@ -408,7 +307,7 @@ Status ConvBackprop(Composer& c, const std::string& tf_op, int sized) {
   for (const char* attr : {"strides", "dilations"}) {
     const auto* l = n.attr<std::vector<int64_t>>(attr);
     if (!l) continue;
-    if (l->size() != 2 && l->size() != 4) return Fail(n, std::string(attr) + " must be a list of 2 or 4 ints");
+    if (l->size() != 2 && l->size() != 4) return ComposeFail(n, std::string(attr) + " must be a list of 2 or 4 ints");
     std::vector<int64_t> v = l->size() == 4 ? *l : std::vector<int64_t>{1, (*l)[0], (*l)[1], 1};
     auto* list = (*d->mutable_attr())[attr].mutable_list();
     for (int64_t x : v) list->add_i(x);
@@ -435,6 +334,17 @@ const std::map<std::string, Composition>& Compositions() {
       {"lstm_block_cell_grad", [](Composer& c) { return LstmCell(c, true); }},
       {"gather_grad", GatherGrad},
       {"segment_gather", SegmentGather},
+      {"softmax", [](Composer& c) { return SoftmaxAlongAxis(c, "Softmax"); }},
+      {"log_softmax", [](Composer& c) { return SoftmaxAlongAxis(c, "LogSoftmax"); }},
+      {"softmax_grad", SoftmaxGrad},
+      {"log_softmax_grad", LogSoftmaxGrad},
+      {"max_grad", SelectGrad},
+      {"min_grad", SelectGrad},
+      {"prod_grad", ProdGrad},
+      {"pad_grad", PadGrad},
+      {"strided_slice_grad", StridedSliceGrad},
+      {"pad", Pad},
+      {"index_table_find", VocabularyLookup},
       {"zeros", [](Composer& c) { return Filled(c, 0); }},
       {"ones", [](Composer& c) { return Filled(c, 1); }},
       {"conv2d_backprop_input", [](Composer& c) { return ConvBackprop(c, "Conv2DBackpropInput", 0); }},
@@ -470,7 +380,7 @@ std::string CompositeOutputName(const Node& n, int index) {
 Status ExportComposite(const Node& n, const std::function<std::string(const Output&)>& tensor_name,
                        tf::GraphDef& out) {
   auto it = Compositions().find(n.op_name());
-  if (it == Compositions().end()) return Fail(n, "no TensorFlow op for it");
+  if (it == Compositions().end()) return ComposeFail(n, "no TensorFlow op for it");
   Composer c(n, tensor_name, out);
   const int first = out.node_size();
   Status s = it->second(c);

@@ -111,6 +111,7 @@ class Exporter {
                                       {"shared_name", "string"}});
     }
     if (HasComposite(op)) return ExportComposite(n, TensorName, out_);
+    if (op == "sparse_apply_gradient_descent") return ScatterDescent(n);
     return Mapped(n);
   }
 
@@ -121,6 +122,28 @@ class Exporter {
     d->set_op(tf_op);
     SetTfDevice(d, n.requested_device());
     return d;
+  }
+
+  // sparse_apply_gradient_descent(lr, grad, indices) on variable `var` is
+  // what TF1's GradientDescentOptimizer does for a sparse gradient:
+  // ScatterSub(var, indices, grad * lr).
+  Status ScatterDescent(const Node& n) {
+    const std::string* shared = n.attr<std::string>("var");
+    auto var = shared ? variables_.find(*shared) : variables_.end();
+    if (var == variables_.end() || n.inputs().size() != 3) return Fail(n, "its variable is not in the exported graph");
+    const DType t = n.input_types()[1];
+    tf::NodeDef* updates = Add(n, "Mul");
+    updates->set_name(n.name() + "/updates");
+    updates->add_input(TensorName(n.inputs()[1]));
+    updates->add_input(TensorName(n.inputs()[0]));
+    (*updates->mutable_attr())["T"].set_type(ToTfDType(t));
+    tf::NodeDef* d = Add(n, "ScatterSub");
+    for (const std::string& in : {var->second->name(), TensorName(n.inputs()[2]), updates->name()}) d->add_input(in);
+    (*d->mutable_attr())["T"].set_type(ToTfDType(t));
+    (*d->mutable_attr())["Tindices"].set_type(ToTfDType(n.input_types()[2]));
+    (*d->mutable_attr())["use_locking"].set_b(false);
+    AddControls(n, d);
+    return Status::OK();
   }
 
   void AddControls(const Node& n, tf::NodeDef* d) {
@@ -222,12 +245,32 @@ class Exporter {
     return range->name();
   }
 
+  // Integer random_uniform is TensorFlow's RandomUniformInt, which takes
+  // [minval, maxval) as inputs of the output's dtype.
+  Status UniformInt(const Node& n, double lo, double hi) {
+    const DType dtype = n.output_types()[0];
+    tf::NodeDef* d = Add(n, "RandomUniformInt");
+    std::vector<int64_t> shape;
+    if (const auto* s = n.attr<std::vector<int64_t>>("shape")) shape = *s;
+    TFG_ASSIGN_OR_RETURN(std::string shape_name, ConstInput(n, "shape", AttrValue(shape), DType::kI32));
+    TFG_ASSIGN_OR_RETURN(std::string low, ConstInput(n, "minval", AttrValue(lo), dtype));
+    TFG_ASSIGN_OR_RETURN(std::string high, ConstInput(n, "maxval", AttrValue(hi), dtype));
+    for (const std::string& in : {shape_name, low, high}) d->add_input(in);
+    auto& a = *d->mutable_attr();
+    a["Tout"].set_type(ToTfDType(dtype));
+    a["T"].set_type(tf::DT_INT32);
+    if (const int64_t* seed = n.attr<int64_t>("seed")) a["seed2"].set_i(*seed);
+    AddControls(n, d);
+    return Status::OK();
+  }
+
   // TensorFlow's RandomUniform draws from [0, 1); tf.random.uniform scales
   // it with a Mul and an AddV2, and so does this: the node's name goes to
   // the AddV2, which its consumers read.
   Status ScaledUniform(const Node& n, double lo, double hi) {
     DType dtype = n.output_types()[0];
-    if (!IsFloat(dtype)) return Fail(n, "integer random_uniform is not supported by export yet");
+    if (dtype == DType::kI32 || dtype == DType::kI64) return UniformInt(n, lo, hi);
+    if (!IsFloat(dtype)) return Fail(n, "random_uniform of this dtype is not supported by export yet");
     tf::NodeDef* unit = Add(n, "RandomUniform");
     unit->set_name(n.name() + "/unit");
     std::vector<int64_t> shape;
@@ -260,7 +303,8 @@ class Exporter {
     if (n.op_name() == "random_uniform") {
       const double* lo = n.attr<double>("minval");
       const double* hi = n.attr<double>("maxval");
-      if ((lo && *lo != 0) || (hi && *hi != 1)) return ScaledUniform(n, lo ? *lo : 0, hi ? *hi : 1);
+      const bool integer = n.output_types()[0] == DType::kI32 || n.output_types()[0] == DType::kI64;
+      if (integer || (lo && *lo != 0) || (hi && *hi != 1)) return ScaledUniform(n, lo ? *lo : 0, hi ? *hi : 1);
     }
     std::vector<TfInput> inputs;
     for (size_t i = 0; i < n.inputs().size(); ++i) inputs.push_back({TensorName(n.inputs()[i]), n.input_types()[i]});
@@ -341,8 +385,27 @@ class Exporter {
       if (tv.ok()) attrs[name] = *tv;
     }
     TFG_RETURN_IF_ERROR(TypeAttrs(n, *sig, inputs, attrs));
+    if (n.op_name() == "strided_slice") TFG_RETURN_IF_ERROR(DefaultStrides(n, inputs));
     for (const TfInput& in : inputs) d->add_input(in.name);
     AddControls(n, d);
+    return Status::OK();
+  }
+
+  // tfg's strided_slice takes no strides for all 1; TensorFlow's needs one
+  // per begin index.
+  Status DefaultStrides(const Node& n, const std::vector<TfInput>& inputs) {
+    const auto* begin = n.attr<std::vector<int64_t>>("begin");
+    const auto* strides = n.attr<std::vector<int64_t>>("strides");
+    if (!begin || (strides && !strides->empty()) || inputs.size() < 4) return Status::OK();
+    TFG_ASSIGN_OR_RETURN(Tensor ones, AttrAsTensor(AttrValue(std::vector<int64_t>(begin->size(), 1)), DType::kI32));
+    for (int k = out_.node_size() - 1; k >= 0; --k) {
+      tf::NodeDef* c = out_.mutable_node(k);
+      if (c->name() != inputs[3].name || c->op() != "Const") continue;
+      (*c->mutable_attr())["value"].clear_tensor();
+      ToTensorProto(ones, (*c->mutable_attr())["value"].mutable_tensor());
+      (*c->mutable_attr())["dtype"].set_type(tf::DT_INT32);
+      break;
+    }
     return Status::OK();
   }
 

@@ -136,16 +136,18 @@ class ScriptWriter {
     return unique;
   }
 
-  // Loops (their back edge reads a node defined later) and variables (the
+  // Loops (their back edge reads a node defined later), conditionals (a
+  // script's merge() call cannot be given merge's N) and variables (the
   // script's variable() is a builtin with an initial value) are refused
   // before anything is written.
   static Status Writable(const Node& n) {
     const OpDef& op = n.op();
-    if (op.name == "next_iteration" || op.name == "variable" || !op.variables.empty() ||
+    if (op.name == "next_iteration" || op.name == "merge" || op.name == "variable" || !op.variables.empty() ||
         (op.name != "constant" && BuiltinRegistry::Global().Find(op.name))) {
       return Status(Code::kUnimplemented,
                     fmt::format("tfg import: node '{}' ({}) can not be written as a script statement yet (while "
-                                "loops and variables import with import_graph_def only)", n.name(), op.name));
+                                "loops, conditionals and variables import with import_graph_def only)",
+                                n.name(), op.name));
     }
     return Status::OK();
   }

@@ -1,10 +1,12 @@
 #include "interp/interop/importer.h"
 
 #include <charconv>
+#include <set>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "interp/interop/lower_functional.h"
 #include "interp/interop/node_converter.h"
 
 namespace tfg::interop {
@@ -181,6 +183,36 @@ class Importer : public ImportedTensors {
 
 }  // namespace
 
+namespace {
+
+// The library functions that the graph's If/While/Case nodes call, directly or
+// through the If/While nodes of other functions; unused ones (gradients,
+// functions frozen graphs keep) need not be importable.
+std::vector<const tf::FunctionDef*> CalledFunctions(const tf::GraphDef& def) {
+  std::unordered_map<std::string, const tf::FunctionDef*> by_name;
+  for (const tf::FunctionDef& f : def.library().function()) by_name.emplace(f.signature().name(), &f);
+  std::vector<const tf::FunctionDef*> called;
+  std::set<std::string> seen;
+  auto visit = [&](const tf::NodeDef& n) {
+    if (!IsFunctionalControlFlow(n.op())) return;
+    auto call = [&](const std::string& name) {
+      auto f = by_name.find(name);
+      if (f != by_name.end() && seen.insert(f->first).second) called.push_back(f->second);
+    };
+    for (const auto& [attr, value] : n.attr()) {
+      if (value.value_case() == tf::AttrValue::kFunc) call(value.func().name());
+      for (const tf::NameAttrList& f : value.list().func()) call(f.name());  // Case's branches
+    }
+  };
+  for (const tf::NodeDef& n : def.node()) visit(n);
+  for (size_t i = 0; i < called.size(); ++i) {
+    for (const tf::NodeDef& n : called[i]->node_def()) visit(n);
+  }
+  return called;
+}
+
+}  // namespace
+
 Status CheckCoverage(const tf::GraphDef& def) {
   struct Missing {
     int count = 0;
@@ -188,13 +220,17 @@ Status CheckCoverage(const tf::GraphDef& def) {
   };
   std::vector<std::string> order;
   std::unordered_map<std::string, Missing> missing;
-  for (const tf::NodeDef& n : def.node()) {
-    if (CanImport(n.op())) continue;
+  auto check = [&](const tf::NodeDef& n, const tf::FunctionDef* in) {
+    if (CanImport(n.op()) || IsFunctionalControlFlow(n.op())) return;
     Missing& m = missing[n.op()];
     if (m.count++ == 0) {
-      m.first = n.name();
+      m.first = in ? fmt::format("{}' in function '{}", n.name(), in->signature().name()) : n.name();
       order.push_back(n.op());
     }
+  };
+  for (const tf::NodeDef& n : def.node()) check(n, nullptr);
+  for (const tf::FunctionDef* f : CalledFunctions(def)) {
+    for (const tf::NodeDef& n : f->node_def()) check(n, f);
   }
   if (order.empty()) return Status::OK();
   std::string msg =
@@ -210,8 +246,16 @@ Status CheckCoverage(const tf::GraphDef& def) {
 Result<ImportedGraph> ImportGraphDef(tf::GraphDef& def, const ImportOptions& opts, const AddNodeFn& add) {
   Status covered = CheckCoverage(def);
   if (!covered.ok()) return Status(covered).WithSpan(opts.span);
+  Result<LoweredOutputs> lowered = LowerFunctionalControlFlow(def);
+  if (!lowered.ok()) return Status(lowered.status()).WithSpan(opts.span);
   Importer importer(def, opts, add);
-  return importer.Run();
+  TFG_ASSIGN_OR_RETURN(ImportedGraph out, importer.Run());
+  // The If/While nodes' outputs, under their TensorFlow names.
+  for (const auto& [tf_name, now] : *lowered) {
+    Result<Output> t = importer.Resolve(now);
+    if (t.ok()) out.tensors.emplace_back(tf_name, *t);
+  }
+  return out;
 }
 
 }  // namespace tfg::interop

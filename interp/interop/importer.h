@@ -4,8 +4,9 @@
 // ops/tf_op_map.tsv (tf_tables.h); NCHW convolutions and pools get
 // transposes around them; TensorFlow 1 while loops (Enter/Merge/Switch/
 // NextIteration/Exit/LoopCond) become the same frame ops in tfg, with the
-// NextIteration -> Merge back edge closed at the end; VariableV2 and
-// resource variables become tfg `variable` nodes.
+// NextIteration -> Merge back edge closed at the end; TensorFlow 2's
+// If/While/Case are first lowered to those (lower_functional.h); VariableV2
+// and resource variables become tfg `variable` nodes.
 #pragma once
 
 #include <functional>

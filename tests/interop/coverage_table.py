@@ -10,12 +10,19 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "tensorflow-interop.md"
 BEGIN, END = "<!-- coverage-table:begin -->", "<!-- coverage-table:end -->"
-# Ops the importer translates besides the table's rows (interp/interop/node_converter.cc).
+# Ops the importer translates besides the table's rows (interp/interop/node_converter.cc;
+# If, While and Case: interp/interop/lower_functional.cc, import only).
 SPECIAL = [("Const", "constant", "the value becomes the node's tensor"),
            ("Placeholder", "placeholder", "or the input_map= tensor"),
            ("VariableV2, VarHandleOp", "variable", "shared name: the imported node's name"),
            ("ReadVariableOp", "identity", "of the variable"),
-           ("AssignVariableOp", "assign", "of the variable")]
+           ("AssignVariableOp", "assign", "of the variable"),
+           ("If, StatelessIf", "switch, merge",
+            "import only: `Switch`es into the inlined `then_branch`/`else_branch` functions, a `Merge` per output"),
+           ("While, StatelessWhile", "enter, merge, loop_cond, switch, exit, next_iteration",
+            "import only: a frame around the inlined `cond` and `body` functions"),
+           ("Case, StatelessCase", "equal, switch, merge",
+            "import only: a cascade of `Switch`es on `index == k` into the inlined `branches`, a `Merge` per output")]
 
 # tfg ops that export writes as small compositions of TensorFlow ops
 # (interp/interop/export_composite.cc), checked by training the exported
@@ -35,7 +42,8 @@ COMPOSITES = [
                         "(node `<name>`), `h = Sigmoid(o) * Tanh(c)` (node `<name>/h`)"),
     ("lstm_block_cell_grad", "`SigmoidGrad`/`TanhGrad` of the recomputed gates, `ConcatV2` (dgates, node "
                              "`<name>`), dc_prev (node `<name>/dc_prev`)"),
-    ("gather_grad", "`UnsortedSegmentSum(values, indices, Shape(params)[0])` (axis 0 only)"),
+    ("gather_grad", "`UnsortedSegmentSum(values, indices, Shape(params)[0])`; along another axis, values' index "
+                    "axes `Transpose`d to the front and the sum transposed back"),
     ("segment_gather", "`GatherV2` of params with a zero row appended, negative ids reading it"),
     ("zeros", "`Fill(shape, 0)`"),
     ("ones", "`Fill(shape, 1)`"),
@@ -45,6 +53,17 @@ COMPOSITES = [
     ("depthwise_conv2d_backprop_filter", "`DepthwiseConv2dNativeBackpropFilter(input, Shape(filter), dy)`"),
     ("max_pool_grad", "`MaxPoolGrad(input, MaxPool(input), dy)`"),
     ("max_pool_grad_grad", "`MaxPoolGradGrad(input, MaxPool(input), grad)`"),
+    ("softmax", "`Softmax`; along another axis than the last, between two `Transpose`s swapping it to the end"),
+    ("log_softmax", "`LogSoftmax`, as `softmax`"),
+    ("softmax_grad", "`(dy - Sum(dy * y, axis, keep_dims)) * y`"),
+    ("log_softmax_grad", "`dy - Exp(y) * Sum(dy, axis, keep_dims)`"),
+    ("max_grad", "`Equal(x, y)` cast to 0/1, divided by its `Sum` over the reduced axes (ties share), times dy "
+                 "(a NaN maximum selects nothing in TensorFlow)"),
+    ("min_grad", "as `max_grad`"),
+    ("prod_grad", "reduced axes `Transpose`d to the front and flattened, exclusive `Cumprod` forward times backward "
+                  "(exact with zeros), transposed back, times dy; x's rank must be known"),
+    ("pad_grad", "`Slice(dy, before, Shape(x))`; REFLECT and SYMMETRIC: `MirrorPadGrad`"),
+    ("strided_slice_grad", "`StridedSliceGrad(Shape(x), begin, end, strides, dy)`"),
 ]
 
 

@@ -12,13 +12,21 @@
    (train_<name>_var<k>.npy). tests/scripts/interop/export_training.tfg
    trains the same models in tfg and compares, so CI needs no TensorFlow.
 
-  python3 tests/interop/record_training.py [TFG]   (default build/tfg; needs TensorFlow)
+  python3 tests/interop/record_training.py [TFG [NAME...]]
+      (default build/tfg and every model; needs TensorFlow)
+
+Naming models re-records only those (protobuf writes attr maps in no fixed
+order, so a re-export of an unchanged model may differ byte-wise). The
+first five models draw their batches from one shared generator, in order;
+later ones each from their own, so they can be recorded alone.
 """
 import collections
 import os
 import pathlib
 import subprocess
 import sys
+import tempfile
+import zlib
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
@@ -45,12 +53,22 @@ def feeds_for(name):
                 rng.standard_normal((3, 4)).astype(np.float32)]
     if name == "cnn":
         return [rng.standard_normal((4, 6, 6, 2)).astype(np.float32), rng.integers(0, 3, 4).astype(np.int32)]
+    own = np.random.default_rng(zlib.crc32(name.encode()))
+    if name == "reduce":
+        return [own.standard_normal((4, 3, 4)).astype(np.float32), own.random((4, 4)).astype(np.float32)]
+    if name == "padgather":
+        return [np.array([[1, 4], [5, 1]], np.int32), own.standard_normal((5, 3)).astype(np.float32),
+                own.standard_normal((5, 13)).astype(np.float32)]
+    if name == "sparse":
+        return [np.array([4, 1, 4, 0, 2], np.int32), own.standard_normal((5, 2)).astype(np.float32)]
     raise ValueError(name)
 
 
-def train_in_tf(name, spec):
+def train_in_tf(name, spec, exported):
+    pb = (exported / f"train_{name}.pb").read_bytes()
+    (DATA / f"train_{name}.pb").write_bytes(pb)
     gd = v1.GraphDef()
-    gd.ParseFromString((DATA / f"train_{name}.pb").read_bytes())
+    gd.ParseFromString(pb)
     g = tf.Graph()
     with g.as_default():
         v1.import_graph_def(gd, name="")
@@ -77,14 +95,18 @@ def train_in_tf(name, spec):
 
 def main():
     tfg = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build" / "tfg")
-    out = subprocess.run([tfg, str(ROOT / "tests/interop/export_training.tfg"), str(DATA)], check=True,
-                         capture_output=True, text=True).stdout
-    specs = collections.defaultdict(lambda: collections.defaultdict(list))
-    for line in out.splitlines():
-        name, kind, tensor = line.split()
-        specs[name][kind].append(tensor)
-    for name, spec in specs.items():
-        train_in_tf(name, spec)
+    only = set(sys.argv[2:])
+    with tempfile.TemporaryDirectory() as tmp:
+        exported = pathlib.Path(tmp)
+        out = subprocess.run([tfg, str(ROOT / "tests/interop/export_training.tfg"), str(exported)], check=True,
+                             capture_output=True, text=True).stdout
+        specs = collections.defaultdict(lambda: collections.defaultdict(list))
+        for line in out.splitlines():
+            name, kind, tensor = line.split()
+            specs[name][kind].append(tensor)
+        for name, spec in specs.items():
+            if not only or name in only:
+                train_in_tf(name, spec, exported)
 
 
 if __name__ == "__main__":
