@@ -7,6 +7,7 @@
 
 #include "interp/interop/attr_convert.h"
 #include "interp/interop/export_composite.h"
+#include "interp/interop/export_selection.h"
 #include "interp/interop/tensor_proto.h"
 #include "interp/interop/tf_tables.h"
 
@@ -22,68 +23,6 @@ std::string TensorName(const Output& o) {
 Status Fail(const Node& n, const std::string& why) {
   return Status(Code::kInvalidArgument, fmt::format("export: node '{}' ({}): {}", n.name(), n.op_name(), why),
                 n.span());
-}
-
-// The attrs by which a node names variables: the op's variable parameters
-// (apply_adam's var, m, v) and a scatter op's shared_name.
-std::vector<std::string> VariableAttrs(const Node& n) {
-  std::vector<std::string> out = n.op().variables;
-  if (out.empty() && n.attr<std::string>("shared_name")) out.push_back("shared_name");
-  return out;
-}
-
-// Several variable nodes may share one variable (shared_name), some of them
-// reads with control inputs (an optimizer's beta powers, read after the
-// update); update ops and initializers are wired to one without control
-// inputs, the first such, so that initializing never waits on a step.
-void KeepPlainest(std::map<std::string, const Node*>& by_name, const Node* var) {
-  const Node*& kept = by_name[*var->attr<std::string>("shared_name")];
-  if (!kept || (!kept->control_inputs().empty() && var->control_inputs().empty())) kept = var;
-}
-
-// The nodes to export: everything, or what the roots reach.
-std::vector<const Node*> Selected(const Graph& g, const ExportOptions& opts) {
-  std::vector<const Node*> out;
-  if (opts.roots.empty()) {
-    for (const auto& n : g.nodes()) out.push_back(n.get());
-    return out;
-  }
-  std::vector<bool> keep(g.num_nodes(), false);
-  std::vector<const Node*> stack(opts.roots.begin(), opts.roots.end());
-  std::map<std::string, const Node*> init_of;  // shared_name -> its initializer
-  for (const Node* i : opts.initializers) {
-    if (const std::string* s = i->attr<std::string>("shared_name")) init_of[*s] = i;
-  }
-  std::map<std::string, const Node*> variable_named;  // shared_name -> its variable node
-  for (const auto& n : g.nodes()) {
-    if (n->op_name() == "variable") KeepPlainest(variable_named, n.get());
-  }
-  while (!stack.empty()) {
-    const Node* n = stack.back();
-    stack.pop_back();
-    if (keep[n->id()]) continue;
-    keep[n->id()] = true;
-    for (const Output& in : n->inputs()) stack.push_back(in.node);
-    for (const Node* c : n->control_inputs()) stack.push_back(c);
-    // The variables an update op names by attr (apply_adam's var, m, v) are its TensorFlow inputs.
-    if (n->op_name() != "variable") {
-      for (const std::string& attr : VariableAttrs(*n)) {
-        const std::string* shared = n->attr<std::string>(attr);
-        if (auto it = shared ? variable_named.find(*shared) : variable_named.end(); it != variable_named.end()) {
-          stack.push_back(it->second);
-        }
-      }
-    }
-    if (n->op_name() == "variable" && !opts.frozen.count(n)) {
-      if (auto it = init_of.find(*n->attr<std::string>("shared_name")); it != init_of.end()) {
-        stack.push_back(it->second);
-      }
-    }
-  }
-  for (const auto& n : g.nodes()) {
-    if (keep[n->id()]) out.push_back(n.get());
-  }
-  return out;
 }
 
 class Exporter {
@@ -493,7 +432,7 @@ Status CheckExportable(const std::vector<const Node*>& nodes) {
 }  // namespace
 
 Result<tf::GraphDef> ExportGraphDef(const Graph& graph, const ExportOptions& opts) {
-  std::vector<const Node*> nodes = Selected(graph, opts);
+  std::vector<const Node*> nodes = SelectedForExport(graph, opts);
   TFG_RETURN_IF_ERROR(CheckExportable(nodes));
   tf::GraphDef def;
   def.mutable_versions()->set_producer(1087);  // a TensorFlow 2.x GraphDef version: NodeDefs as 2.x writes them
