@@ -25,6 +25,7 @@ Status ParseFloats(const Field& f, std::vector<float>& out) {
     return Status::OK();
   }
   if (f.type != WireType::kBytes || f.bytes.size() % 4 != 0) return Malformed("a float list is not a whole number of floats");
+  if (f.bytes.empty()) return Status::OK();  // memcpy into an empty vector's null data() is undefined
   const size_t n = f.bytes.size() / 4;
   const size_t at = out.size();
   out.resize(at + n);

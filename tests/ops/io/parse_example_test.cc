@@ -44,7 +44,10 @@ TEST(ExampleProto, ReadsUnpackedNumbers) {
                     static_cast<char>(feature.size()) + feature;
     return "\x0a" + std::string(1, static_cast<char>(e.size())) + e;
   };
-  std::string map = entry("i", 3, ints) + entry("f", 2, floats);
+  // FloatList {1: ""}: a packed list of no floats (found by tf_bundle_fuzz:
+  // it copied zero bytes into an empty vector's null data()).
+  const std::string no_floats("\x0a\x00", 2);
+  std::string map = entry("i", 3, ints) + entry("f", 2, floats) + entry("e", 2, no_floats);
   std::string ex = "\x0a" + std::string(1, static_cast<char>(map.size())) + map;
   auto i = example::FindFeature(ex, "i");
   ASSERT_TRUE(i.ok() && *i) << i.status().ToString();
@@ -52,6 +55,10 @@ TEST(ExampleProto, ReadsUnpackedNumbers) {
   auto f = example::FindFeature(ex, "f");
   ASSERT_TRUE(f.ok() && *f);
   EXPECT_EQ((*f)->floats, (std::vector<float>{1.0f}));
+  auto e = example::FindFeature(ex, "e");
+  ASSERT_TRUE(e.ok() && *e) << e.status().ToString();
+  EXPECT_EQ((*e)->kind, Feature::Kind::kFloat);
+  EXPECT_TRUE((*e)->floats.empty());
 }
 
 TEST(ExampleProto, RefusesEveryTruncation) {
