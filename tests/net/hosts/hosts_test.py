@@ -33,8 +33,10 @@ STEPS = 600
 # master's thread, this test's reading of its stderr).
 DETECTION_BOUND = 3 * HEARTBEAT + 0.25
 # From the link back up to training moving on: a checkpoint newer than
-# every one before (10 steps: about 0.05 s with the sanitizers).
-RESUME_BOUND = 2.0
+# every one before (10 steps: about 0.05 s with the sanitizers). The aim is
+# 2 s (the release build takes 0.6-1.3 s); the sanitized build beside a
+# full ctest -j2 on two cores once took 2.16 s, so 1 s of slack here.
+RESUME_BOUND = 3.0
 
 
 class HostsTest(unittest.TestCase):
