@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "interp/data/byte_order.h"
+#include "ops/core/utf8.h"
 
 namespace tfg::data {
 namespace {
@@ -36,20 +37,12 @@ bool AppendUtf8(uint32_t c, std::string& out) {
 // surrogates), else nothing.
 std::optional<std::vector<uint32_t>> DecodeUtf8(const std::string& s) {
   std::vector<uint32_t> out;
+  uint32_t c = 0;
   for (size_t i = 0; i < s.size();) {
-    const auto b = static_cast<uint8_t>(s[i]);
-    const int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return std::nullopt;
-    uint32_t c = len == 1 ? b : b & (0x7f >> len);
-    for (int k = 1; k < len; ++k) {
-      const auto cont = static_cast<uint8_t>(s[i + k]);
-      if ((cont >> 6) != 2) return std::nullopt;
-      c = (c << 6) | (cont & 0x3f);
-    }
-    constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (c < kMin[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return std::nullopt;
+    const int len = DecodeUtf8At(s, i, c);
+    if (len == 0) return std::nullopt;
     out.push_back(c);
-    i += len;
+    i += static_cast<size_t>(len);
   }
   return out;
 }

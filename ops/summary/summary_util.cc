@@ -2,6 +2,7 @@
 
 #include "ops/core/dtype_traits.h"
 #include "ops/core/op_registry.h"
+#include "ops/core/utf8.h"
 
 namespace tfg::summary {
 namespace {
@@ -36,23 +37,13 @@ std::vector<double> ValuesAsDoubles(const Tensor& t) {
 
 namespace {
 
-// The byte offset of the first byte that breaks UTF-8 (overlong forms,
-// surrogates and code points past U+10FFFF included), or npos.
+// The byte offset of the first byte that breaks UTF-8, or npos.
 size_t FirstInvalidUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    const int n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return i;
-    uint32_t cp = n == 1 ? b : b & (0x7F >> n);
-    for (int k = 1; k < n; ++k) {
-      const auto c = static_cast<unsigned char>(s[i + k]);
-      if ((c & 0xC0) != 0x80) return i;
-      cp = (cp << 6) | (c & 0x3F);
-    }
-    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-    i += n;
+  uint32_t c = 0;
+  for (size_t i = 0; i < s.size();) {
+    const int len = DecodeUtf8At(s, i, c);
+    if (len == 0) return i;
+    i += static_cast<size_t>(len);
   }
   return std::string_view::npos;
 }
