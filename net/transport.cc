@@ -52,12 +52,15 @@ void ConfigureSocket(void* socket, Role role, int linger_ms) {
   zmq_setsockopt(socket, ZMQ_LINGER, &linger, sizeof(linger));
   // A frame above the protocol's limit closes the connection before it is
   // read into memory (a message of several frames is held to the limit in
-  // ReceiveAll).
-  int64_t max_size = static_cast<int64_t>(kMaxMessageBytes);
+  // ReceiveAll). A DEALER is never read: what a peer sends back on it is
+  // refused the same way, past ZeroMQ's own commands, and at most one
+  // message of it is queued (the connection then stops being read).
+  const bool server = role == Role::kServer;
+  int64_t max_size = server ? static_cast<int64_t>(kMaxMessageBytes) : kMaxFrameFromPeer;
   zmq_setsockopt(socket, ZMQ_MAXMSGSIZE, &max_size, sizeof(max_size));
-  int hwm = 100000;
+  int hwm = 100000, unread_hwm = 1;
   zmq_setsockopt(socket, ZMQ_SNDHWM, &hwm, sizeof(hwm));
-  zmq_setsockopt(socket, ZMQ_RCVHWM, &hwm, sizeof(hwm));
+  zmq_setsockopt(socket, ZMQ_RCVHWM, server ? &hwm : &unread_hwm, sizeof(hwm));
 }
 
 bool AllDigits(const std::string& s) {
@@ -134,7 +137,6 @@ Transport::~Transport() {
   if (thread_.joinable()) thread_.join();
   for (auto& [addr, peer] : peers_) CloseMonitored(peer.socket);
   if (router_ != nullptr) zmq_socket_monitor(router_, nullptr, 0);  // before its reader goes
-  for (auto& [addr, socket] : strangers_) zmq_close(socket);
   for (auto& [addr, socket] : monitors_) zmq_close(socket);
   if (router_monitor_ != nullptr) zmq_close(router_monitor_);
   for (void* socket : retired_monitors_) zmq_close(socket);

@@ -102,11 +102,26 @@ struct TransportLimits {
   // Sockets kept to peers (each connects and reconnects to its address):
   // making one more closes the least recently used.
   size_t max_peers = 256;
-  // Answers to strangers (a Hello this process will not serve): sockets
-  // kept for them (the oldest closed first), and answers a second.
+  // Answers to strangers (a Hello this process will not serve): each goes
+  // from a socket of its own, closed as soon as the answer is handed to
+  // ZeroMQ, which then lingers up to kStrangerLingerMs to deliver it and
+  // takes in nothing the stranger sends. At most max_stranger_sockets
+  // linger at once, and at most stranger_replies_per_second answers go a
+  // second.
   size_t max_stranger_sockets = 8;
   int stranger_replies_per_second = 20;
 };
+
+// How long a closed socket to a stranger may take to connect and deliver
+// its answer (ZMQ_LINGER). A connection that takes longer loses it.
+inline constexpr int kStrangerLingerMs = 250;
+
+// The largest frame a peer may send back on a connection this process
+// made (ZMQ_MAXMSGSIZE of each DEALER): nothing but ZeroMQ's own commands
+// (handshake, heartbeats, a few hundred bytes) ever comes that way, since
+// peers answer on their own connections to this process's ROUTER. A
+// larger frame closes the connection before it is read into memory.
+inline constexpr int64_t kMaxFrameFromPeer = 64 << 10;
 
 class Transport {
  public:
@@ -119,8 +134,9 @@ class Transport {
   // I/O thread.
   static Result<std::unique_ptr<Transport>> Start(const std::string& address, MessageHandler handler,
                                                   const TransportLimits& limits = {});
-  // Stops the thread and waits up to 200 ms for messages to leave;
-  // messages for peers that are gone are dropped.
+  // Stops the thread and waits up to 200 ms for messages to leave (250 ms
+  // for answers to strangers); messages for peers that are gone are
+  // dropped.
   ~Transport();
   Transport(const Transport&) = delete;
   Transport& operator=(const Transport&) = delete;
@@ -136,11 +152,12 @@ class Transport {
   void Send(const std::string& to, const EncodedMessage& message);
   void Send(const std::string& to, std::string_view head) { SendFrames(to, head, {}); }
   // A reply to a peer this process keeps no state for (a refused Hello):
-  // sent from a small pool of sockets, the oldest closed to make room, and
-  // at most stranger_replies_per_second of them (false: not sent, over
-  // that rate), so that a storm of Hellos naming a thousand reply
-  // addresses leaves no socket behind to each. Uses the peer's own socket
-  // when it has one.
+  // sent from a socket closed at once (TransportLimits), so that neither a
+  // storm of Hellos naming a thousand reply addresses nor a stranger that
+  // listens at its reply address and streams frames back leaves anything
+  // behind. At most stranger_replies_per_second of them (false: not sent,
+  // over that rate); one over max_stranger_sockets is logged and not sent.
+  // Uses the peer's own socket when it has one.
   bool SendToStranger(const std::string& to, const Message& m);
   // Closes the socket to `to`, dropping what is queued for it.
   void Forget(const std::string& to);
@@ -181,7 +198,8 @@ class Transport {
   void* NewSocket(const std::string& to);                  // needs sockets_mu_
   void ClosePeer(const std::string& to);                   // needs sockets_mu_
   void EvictLeastRecentPeer();                             // needs sockets_mu_
-  bool TakeStrangerReply();                                // needs sockets_mu_
+  bool TakeStrangerReply(int64_t now_ns);                  // needs sockets_mu_
+  bool StrangerSocketsLeft(int64_t now_ns);                // needs sockets_mu_
   void* StrangerSocket(const std::string& to);             // needs sockets_mu_
   Status WatchConnections();
   void ReadConnectionEvent();
@@ -208,8 +226,9 @@ class Transport {
   };
   std::unordered_map<std::string, Peer> peers_;  // guarded by sockets_mu_
   uint64_t use_clock_ = 0;                       // guarded by sockets_mu_
-  // Sockets to strangers, oldest first; guarded by sockets_mu_.
-  std::deque<std::pair<std::string, void*>> strangers_;
+  // When (steady ns) each socket to a stranger that may still be lingering
+  // was closed, oldest first; guarded by sockets_mu_.
+  std::deque<int64_t> strangers_closed_ns_;
   double stranger_tokens_ = 0;         // replies that may go now; guarded by sockets_mu_
   int64_t stranger_refilled_ns_ = 0;   // steady clock; guarded by sockets_mu_
   // The ROUTER's monitor (accepted and closed connections), and the file

@@ -122,41 +122,57 @@ void Transport::EvictLeastRecentPeer() {
 
 // -------------------------------------------------------------- strangers
 
+namespace {
+
+int64_t SteadyNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
 // A bucket of stranger_replies_per_second replies, refilled at that rate.
-bool Transport::TakeStrangerReply() {
+bool Transport::TakeStrangerReply(int64_t now_ns) {
   const double rate = limits_.stranger_replies_per_second;
-  const int64_t now =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
   stranger_tokens_ =
       stranger_refilled_ns_ == 0
           ? rate
-          : std::min(rate, stranger_tokens_ + static_cast<double>(now - stranger_refilled_ns_) * 1e-9 * rate);
-  stranger_refilled_ns_ = now;
+          : std::min(rate, stranger_tokens_ + static_cast<double>(now_ns - stranger_refilled_ns_) * 1e-9 * rate);
+  stranger_refilled_ns_ = now_ns;
   if (stranger_tokens_ < 1) return false;
   stranger_tokens_ -= 1;
   return true;
 }
 
+// Whether fewer than max_stranger_sockets closed sockets may still be
+// lingering (ZeroMQ does not say when one is done: it is counted for the
+// whole of kStrangerLingerMs).
+bool Transport::StrangerSocketsLeft(int64_t now_ns) {
+  const int64_t linger_ns = int64_t{kStrangerLingerMs} * 1000000;
+  while (!strangers_closed_ns_.empty() && now_ns - strangers_closed_ns_.front() >= linger_ns) {
+    strangers_closed_ns_.pop_front();
+  }
+  return strangers_closed_ns_.size() < std::max<size_t>(limits_.max_stranger_sockets, 1);
+}
+
 // A stranger's socket has no monitor: why its handshake failed is of no use.
 void* Transport::StrangerSocket(const std::string& to) {
-  for (const auto& [address, socket] : strangers_) {
-    if (address == to) return socket;
-  }
-  while (!strangers_.empty() && strangers_.size() >= std::max<size_t>(limits_.max_stranger_sockets, 1)) {
-    CloseNow(strangers_.front().second);
-    strangers_.pop_front();
-  }
   void* socket = NewSocket(to);
   if (socket == nullptr) return nullptr;
   if (zmq_connect(socket, to.c_str()) != 0) {
     LogRefusal("a bad peer address", "cannot connect to " + to + ": " + zmq_strerror(zmq_errno()));
-    zmq_close(socket);
+    CloseNow(socket);
     return nullptr;
   }
-  strangers_.emplace_back(to, socket);
   return socket;
 }
 
+// The answer is queued, then its socket closed at once: ZeroMQ still
+// connects and delivers it for up to kStrangerLingerMs, but a closed
+// socket's queue takes no frame in, so a stranger that listens at the
+// reply address and streams frames back (an unfinished message's frames
+// are not held to any limit) is not read; its connection closes once the
+// answer has left.
 bool Transport::SendToStranger(const std::string& to, const Message& m) {
   EncodedMessage encoded;
   if (auto e = EncodeMessage(m); e.ok()) {
@@ -171,8 +187,21 @@ bool Transport::SendToStranger(const std::string& to, const Message& m) {
     SendParts(it->second.socket, to, encoded.head, encoded.attachments);
     return true;
   }
-  if (!TakeStrangerReply()) return false;
-  if (void* socket = StrangerSocket(to)) SendParts(socket, to, encoded.head, encoded.attachments);
+  const int64_t now = SteadyNowNs();
+  if (!TakeStrangerReply(now)) return false;
+  if (!StrangerSocketsLeft(now)) {
+    LogRefusal("an answer to a stranger over the socket cap",
+               fmt::format("did not answer {}: {} answers to strangers are still leaving (the limit)", to,
+                           strangers_closed_ns_.size()));
+    return true;  // logged here: not a matter of rate
+  }
+  void* socket = StrangerSocket(to);
+  if (socket == nullptr) return true;
+  SendParts(socket, to, encoded.head, encoded.attachments);
+  const int linger = kStrangerLingerMs;
+  zmq_setsockopt(socket, ZMQ_LINGER, &linger, sizeof(linger));
+  zmq_close(socket);
+  strangers_closed_ns_.push_back(now);
   return true;
 }
 

@@ -5,6 +5,7 @@
 
 #include "interp/distributed/worker.h"
 #include "net/curve.h"
+#include "net/exposure.h"
 #include "net/transport.h"
 #include "ops/core/file_root.h"
 
@@ -32,6 +33,9 @@ int RunWorker(const WorkerOptions& options) {
   sigaction(SIGTERM, &sa, nullptr);
   std::cout << "tfg worker listening on " << (*worker)->address() << std::endl;
   net::LogNet("files: only under " + FileRoot() + (net::GetNetSettings().curve ? "; CURVE security on" : ""));
+  if (std::string warning = net::ExposureWarning((*worker)->address(), net::GetNetSettings().curve); !warning.empty()) {
+    net::LogNet(warning);
+  }
   (*worker)->Serve(g_stop);
   worker->reset();
   std::cout << "tfg worker stopped" << std::endl;

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """A worker under hostile peers (docs/distributed.md, "Limits"), end to end
 with a real `tfg --worker`: a storm of Hellos it refuses, each naming a
-reply address of its own; a message whose frames are each under the 1 GiB
-limit and together above it; more connections than it accepts. After
+reply address of its own; a stranger that listens at its reply address
+and streams frames back into the connection the worker makes to answer
+it; a message whose frames are each under the 1 GiB limit and together
+above it; more connections than it accepts. After
 each, a real master script must still run on the same worker; the
 worker's open file descriptors (/proc/PID/fd) must stay bounded, and its
 log must account for every refusal, rate-limited.
@@ -14,7 +16,9 @@ import os
 import re
 import socket
 import struct
+import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -26,9 +30,16 @@ HELLO = 1
 MAX_MESSAGE_BYTES = 1 << 30
 # interp/distributed/worker.h and net/transport.h: the default caps.
 MAX_CONNECTIONS = 256
-# Descriptors a storm may add for a moment: the 8 sockets kept for
-# answers to strangers, each with its connection, and those closing.
+# Descriptors a storm may add for a moment: the 8 sockets answering
+# strangers that may linger at once, each with its connection, and those
+# closing.
 SLACK_FDS = 48
+# What the stranger that streams frames back may make the worker grow by:
+# before the worker closed its answering socket at once, 16 MB of empty
+# frames (8 million) grew it by about 515 MB (about 64 bytes each in
+# ZeroMQ's queue); now it takes in none of them.
+STREAM_BYTES = 16 << 20
+STREAM_RSS_SLACK = 100 << 20
 
 
 def string(b):
@@ -52,11 +63,70 @@ def frame_header(size, more):
     return bytes([flags | 0x02]) + struct.pack(">Q", size)
 
 
+def zmtp_accept_as_router(listener):
+    """Accepts the connection a worker makes to a reply address, and answers
+    ZeroMQ's handshake (ZMTP 3.0, NULL security) as a ROUTER would."""
+    conn, _ = listener.accept()
+    conn.settimeout(DEADLINE)
+    greeting = b"\xff" + b"\x00" * 8 + b"\x7f" + b"\x03\x00" + b"NULL".ljust(20, b"\x00") + b"\x00" + b"\x00" * 31
+    conn.sendall(greeting)
+    got = b""
+    while len(got) < 64:
+        chunk = conn.recv(64 - len(got))
+        if not chunk:
+            raise AssertionError("no ZMTP greeting from the worker")
+        got += chunk
+    body = b"\x05READY" + b"\x0bSocket-Type" + struct.pack(">I", 6) + b"ROUTER"
+    conn.sendall(b"\x04" + bytes([len(body)]) + body)
+    return conn
+
+
+class Drain(threading.Thread):
+    """Reads a connection until the other side ends it (closed or reset),
+    keeping what came; gives up after `seconds` with `ended` false."""
+
+    def __init__(self, conn, seconds):
+        super().__init__(daemon=True)
+        self.conn = conn
+        self.deadline = time.monotonic() + seconds
+        self.received = b""
+        self.ended = False
+
+    def run(self):
+        while time.monotonic() < self.deadline:
+            try:
+                chunk = self.conn.recv(1 << 16)
+            except socket.timeout:  # the socket's timeout is the sender's
+                continue
+            except OSError:  # reset by the worker
+                self.ended = True
+                return
+            if not chunk:
+                self.ended = True
+                return
+            self.received += chunk
+
+
 class HostilePeersTest(WorkerFixture):
     prefix = "tfg_hostile_"
 
     def fds(self, w):
         return len(os.listdir("/proc/%d/fd" % w.proc.pid))
+
+    def rss(self, w):
+        with open("/proc/%d/status" % w.proc.pid) as f:
+            return int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1)) * 1024
+
+    def fds_after_settling(self, w, limit, seconds=20):
+        """Waits up to `seconds` for the worker's descriptors to fall to
+        `limit` (ZeroMQ closes sockets on threads of its own, slowly on a
+        loaded machine); returns the last count."""
+        deadline = time.monotonic() + seconds
+        fds = self.fds(w)
+        while fds > limit and time.monotonic() < deadline:
+            time.sleep(0.05)
+            fds = self.fds(w)
+        return fds
 
     def wait_for_log(self, w, pattern, seconds=30):
         deadline = time.monotonic() + seconds
@@ -121,6 +191,79 @@ class HostilePeersTest(WorkerFixture):
         self.assertIn("more refusals to answer than 20 a second", log)
         self.assert_serves_a_master(w)
         self.assertLessEqual(self.fds(w), before + SLACK_FDS)
+
+    # A refused Hello is answered at its reply address. A stranger that
+    # listens there and, once the worker connects, streams the frames of a
+    # message that never ends (libzmq limits neither their number nor
+    # their total until the last one) must get its answer and nothing
+    # more: the worker takes in none of the frames, closes the connection,
+    # and keeps no descriptor for it.
+    def test_a_stranger_streaming_frames_back_is_not_read(self):
+        w = self.worker()
+        self.assert_serves_a_master(w)
+        time.sleep(1)  # the master's connection closing
+        fds_before = self.fds(w)
+        rss_before = self.rss(w)
+        listener = socket.create_server(("127.0.0.1", 0))
+        listener.settimeout(DEADLINE)
+        reply_to = "tcp://127.0.0.1:%d" % listener.getsockname()[1]
+        d = zmtp_dealer(w.port)
+        d.sendall(worker_test.zmtp_frame(hello(reply_to, 0x1234, 77)))
+        conn = zmtp_accept_as_router(listener)
+        listener.close()
+        drain = Drain(conn, DEADLINE)
+        drain.start()
+        # Empty frames, each flagged "more": 2 bytes on the wire each.
+        chunk = b"\x01\x00" * (1 << 19)
+        conn.settimeout(2)  # a worker that reads nothing fills the buffers
+        sent, rss_most = 0, rss_before
+        try:
+            while sent < STREAM_BYTES:
+                conn.sendall(chunk)
+                sent += len(chunk)
+                rss_most = max(rss_most, self.rss(w))
+        except (socket.timeout, BrokenPipeError, ConnectionResetError):
+            pass
+        drain.join(DEADLINE)
+        rss_most = max(rss_most, self.rss(w))
+        conn.close()
+        d.close()
+        self.assertLess(rss_most - rss_before, STREAM_RSS_SLACK,
+                        "the worker grew from %d to %d bytes while %d bytes of frames were streamed at it" %
+                        (rss_before, rss_most, sent))
+        self.assertTrue(drain.ended, "the worker kept the connection to the stranger open")
+        self.assertIn(b"built with other ops than the master", drain.received, "the answer never arrived")
+        fds = self.fds_after_settling(w, fds_before)
+        self.assertLessEqual(fds, fds_before, "descriptors: %d before, %d after" % (fds_before, fds))
+        self.assertTrue(w.alive())
+        self.assert_serves_a_master(w)
+
+    # Nothing bounds the frames of an unfinished message on the worker's
+    # own port (libzmq 4.3), so a worker reachable beyond loopback without
+    # CURVE says so when it starts.
+    def test_listening_beyond_loopback_without_curve_is_warned_of(self):
+        log_path = os.path.join(self.dir, "exposed.log")
+
+        def log_text():
+            with open(log_path) as f:
+                return f.read()
+
+        with open(log_path, "w") as log:
+            proc = subprocess.Popen([worker_test.TFG, "--worker", "--listen", "tcp://0.0.0.0:0", "--threads", "1"],
+                                    stdout=subprocess.PIPE, stderr=log, text=True)
+            try:
+                line = proc.stdout.readline()
+                self.assertRegex(line, r"^tfg worker listening on tcp://0\.0\.0\.0:\d+$")
+                address = line.split()[-1]
+                deadline = time.monotonic() + DEADLINE
+                while "warning" not in log_text() and time.monotonic() < deadline:
+                    time.sleep(0.05)
+            finally:
+                proc.terminate()
+                proc.wait(DEADLINE)
+                proc.stdout.close()
+        self.assertIn("tfg[net]: warning: listening on %s without CURVE: any host that can reach this port can run "
+                      "graphs here, and can make this process use unbounded memory" % address, log_text())
 
     # Three frames, each under the 1 GiB limit of one frame: the message
     # is refused as soon as its frames add up to more than the limit.

@@ -1,0 +1,34 @@
+#include "net/exposure.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <cstring>
+
+namespace tfg::net {
+
+bool IsLoopbackAddress(const std::string& address) {
+  std::string host = address.rfind("tcp://", 0) == 0 ? address.substr(6) : address;
+  const size_t colon = host.rfind(':');
+  if (colon == std::string::npos) return false;
+  host.resize(colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  in_addr v4{};
+  if (inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, host.c_str(), &v6) != 1) return false;
+  if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+  // ::ffff:127.x.y.z, an IPv4 loopback address in IPv6 form.
+  return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+}
+
+std::string ExposureWarning(const std::string& address, bool curve) {
+  if (curve || IsLoopbackAddress(address)) return "";
+  return "warning: listening on " + address +
+         " without CURVE: any host that can reach this port can run graphs here, and can make this process "
+         "use unbounded memory (ZeroMQ buffers the frames of an unfinished message without limit). Turn CURVE "
+         "on with `tfg keygen DIR` and --curve-keys DIR on every process (docs/distributed.md, \"Security\"), "
+         "or listen on 127.0.0.1 only.";
+}
+
+}  // namespace tfg::net

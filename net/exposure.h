@@ -1,0 +1,22 @@
+// What a process listening without CURVE exposes, said once at start.
+// libzmq (4.3) queues the frames of a message until its last one arrives
+// and limits neither their number nor, before that, their total size, so
+// any host that reaches the port can make the process hold memory without
+// bound (docs/distributed.md, "Limits"). On loopback only local users can;
+// CURVE refuses a connection before reading any frame from it.
+#pragma once
+
+#include <string>
+
+namespace tfg::net {
+
+// Whether the bound address "tcp://HOST:PORT" (HOST an IPv4 or bracketed
+// IPv6 address, as ZeroMQ reports it) is on a loopback network: 127.0.0.0/8
+// or ::1. Anything else, 0.0.0.0 and names included, is not.
+bool IsLoopbackAddress(const std::string& address);
+
+// The warning for a process listening at `address`, or "" when there is
+// nothing to warn of (CURVE on, or loopback).
+std::string ExposureWarning(const std::string& address, bool curve);
+
+}  // namespace tfg::net
