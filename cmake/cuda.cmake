@@ -85,8 +85,12 @@ add_library(tfg_cuda_kernels OBJECT ${TFG_CUDA_KERNEL_SOURCES})
 set_target_properties(tfg_cuda_kernels PROPERTIES COMPILE_OPTIONS "")
 target_include_directories(tfg_cuda_kernels PRIVATE ${CMAKE_SOURCE_DIR})
 # std:: math and numeric_limits (constexpr host functions) of the shared
-# functors (ops/math/cwise_functors.h) are used in device code.
-target_compile_options(tfg_cuda_kernels PRIVATE --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra)
+# functors (ops/math/cwise_functors.h) are used in device code. No product
+# and sum are contracted into one FMA (--fmad=false), as on the CPU: then a
+# fused elementwise kernel (NVRTC, devices/cuda/cuda_nvrtc.cc, same flag)
+# gives the bits of its members' own kernels, whichever way the compiler
+# would have contracted across them.
+target_compile_options(tfg_cuda_kernels PRIVATE --expt-relaxed-constexpr --fmad=false -Xcompiler=-Wall,-Wextra)
 
 # Only the files that use the toolkit see its headers, and the rest of the
 # project compiles with the same command lines, CUDA or not (so their

@@ -3,6 +3,7 @@
 // instead of devices/cuda/cuda_*.cc.
 #include "devices/cuda/cublas_library.h"
 #include "devices/cuda/cuda_devices.h"
+#include "devices/cuda/nvrtc_library.h"
 
 namespace tfg {
 
@@ -29,5 +30,9 @@ Result<const CublasApi*> LoadCublas() {
 
 // No table can exist without CUDA, so it can lack nothing.
 std::vector<std::string> MissingCublasFunctions(const CublasApi&) { return {}; }
+
+Result<std::string> cuda::CompileToCubin(const std::string&, const std::vector<cuda::SourceFile>&, int) {
+  return Error(Code::kUnavailable, "NVRTC could not be loaded: {}", CudaUnavailableReason());
+}
 
 }  // namespace tfg

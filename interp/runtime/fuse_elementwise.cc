@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "ops/math/fused/block_ops.h"
+#include "ops/math/fused/fused_cuda_source.h"
 #include "ops/math/fused/fused_program.h"
 #include "ops/math/fused/member_spans.h"
 
@@ -18,7 +19,17 @@ constexpr int64_t kSmallElements = 4096;
 
 int DispatchInputOf(const Node& n) { return n.op_name() == "where" ? 1 : 0; }
 
-bool IsElementwise(const Node& n) {
+bool IsGpuElementwise(const Node& n) {
+  if (n.num_outputs() != 1 || n.inputs().empty()) return false;
+  const DType t = n.output_types()[0];
+  const fused::GpuMemberOp* op = fused::FindGpuMemberOp(n.op_name(), t);
+  if (op == nullptr || op->arity != static_cast<int>(n.inputs().size())) return false;
+  // The kernel reads its program as the CPU one does (fused/fused_program.h).
+  if (fused::FindBlockOp(n.op_name(), t, t) == nullptr) return false;
+  return std::all_of(n.input_types().begin(), n.input_types().end(), [&](DType in) { return in == t; });
+}
+
+bool IsCpuElementwise(const Node& n) {
   if (n.num_outputs() != 1 || n.inputs().empty()) return false;
   const int d = DispatchInputOf(n);
   if (d >= static_cast<int>(n.input_types().size())) return false;
@@ -50,8 +61,9 @@ bool Big(const PartialShape& s) { return !s.fully_defined() || s.num_elements() 
 
 class Fuser {
  public:
-  Fuser(Graph& g, const std::vector<Output>& fetches, const std::vector<Node*>& targets)
-      : g_(g), n_(g.num_nodes()), consumers_(n_), group_of_(n_, -1), blocked_(n_, 0), fetched_(n_, 0) {
+  Fuser(Graph& g, const std::vector<Output>& fetches, const std::vector<Node*>& targets, const FuseOptions& options)
+      : g_(g), n_(g.num_nodes()), consumers_(n_), group_of_(n_, -1), blocked_(n_, 0), fetched_(n_, 0),
+        target_(n_, FuseTarget::kCpu) {
     for (const auto& node : g.nodes()) {
       for (const Output& in : node->inputs()) consumers_[in.node->id()].push_back(node->id());
       for (const Node* c : node->control_inputs()) blocked_[c->id()] = 1;
@@ -59,13 +71,17 @@ class Fuser {
     }
     for (const Output& f : fetches) fetched_[f.node->id()] = 1;
     for (const Node* t : targets) blocked_[t->id()] = 1;
+    if (options.target_of) {
+      for (const auto& node : g.nodes()) target_[node->id()] = options.target_of(*node);
+    }
+    gpu_groups_ = !options.check_numerics;
   }
 
   void FindGroups() {
     for (int id = n_ - 1; id >= 0; --id) {
       if (group_of_[id] >= 0 || blocked_[id]) continue;
       const Node& root = *g_.node(id);
-      const bool reduction = IsTrailingReduction(root);
+      const bool reduction = target_[id] == FuseTarget::kCpu && IsTrailingReduction(root);
       if (!reduction && !IsElementwise(root)) continue;
       // With extra outputs first; without when that group would close a
       // cycle or not qualify.
@@ -128,6 +144,15 @@ class Fuser {
  private:
   static std::string DeviceOf(const Node& n) { return n.requested_device() + "|" + n.assigned_device(); }
 
+  bool IsElementwise(const Node& n) const {
+    switch (target_[n.id()]) {
+      case FuseTarget::kCpu: return IsCpuElementwise(n);
+      case FuseTarget::kGpu: return gpu_groups_ && IsGpuElementwise(n);
+      case FuseTarget::kNone: return false;
+    }
+    return false;
+  }
+
   // The root and every elementwise node all of whose users are already in
   // the group, to a fixed point; with `exports`, also a node used outside
   // the group (or fetched) whose static shape is the group's, big and
@@ -141,7 +166,7 @@ class Fuser {
     for (size_t k = 0; k < members.size(); ++k) {
       for (const Output& in : g_.node(members[k])->inputs()) {
         const int p = in.node->id();
-        if (group_of_[p] >= 0 || blocked_[p] || !IsElementwise(*in.node)) continue;
+        if (group_of_[p] >= 0 || blocked_[p] || !IsElementwise(*in.node) || target_[p] != target_[root]) continue;
         if (DeviceOf(*in.node) != device) continue;
         const auto& users = consumers_[p];
         const bool inside =
@@ -244,8 +269,9 @@ class Fuser {
       types.push_back(m.output_types()[0]);
       spans.push_back(fused::InternSpan(m.span()));
       const fused::BlockOp* block =
-          IsElementwise(m) ? fused::FindBlockOp(m.op_name(), m.input_types()[DispatchInputOf(m)], m.output_types()[0])
-                           : nullptr;
+          IsCpuElementwise(m)
+              ? fused::FindBlockOp(m.op_name(), m.input_types()[DispatchInputOf(m)], m.output_types()[0])
+              : nullptr;
       params.push_back(block != nullptr ? fused::BlockParam(*block, m.attrs()) : 0);
       any_param = any_param || (block != nullptr && block->param_attr != nullptr);
     }
@@ -295,6 +321,8 @@ class Fuser {
   std::vector<std::vector<int>> consumers_;
   std::vector<int> group_of_;
   std::vector<char> blocked_, fetched_;
+  std::vector<FuseTarget> target_;
+  bool gpu_groups_ = true;
   std::vector<std::vector<int>> groups_;      // member ids, ascending: the root last
   std::vector<std::vector<int>> exports_;     // per group: member ids whose values are extra outputs
   std::unordered_map<int, Output> replacement_;  // root or exported member id -> the fused node's output
@@ -313,7 +341,7 @@ bool ElementwiseFusionEnabled() {
 Result<FuseResult> FuseElementwise(Graph& g, std::vector<Output>& fetches, const std::vector<Node*>& targets,
                                    const FuseOptions& options) {
   if (!ElementwiseFusionEnabled()) return FuseResult{};
-  Fuser fuser(g, fetches, targets);
+  Fuser fuser(g, fetches, targets, options);
   fuser.FindGroups();
   return fuser.Rewrite(fetches, options);
 }

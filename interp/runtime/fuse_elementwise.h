@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,22 @@
 
 namespace tfg {
 
+// Where a node runs, as far as fusion cares.
+enum class FuseTarget {
+  kCpu,   // the CPU kernel (fused/block_ops.h): everything below
+  kGpu,   // the GPU kernel (fused/fused_cuda_source.h): ops with a GPU
+          // functor, one dtype, no trailing reduction
+  kNone,  // not fused (another task's device)
+};
+
 struct FuseOptions {
   // Fused kernels then fail at the first member that makes a NaN or Inf,
-  // naming it, as --check-numerics does for unfused nodes.
+  // naming it, as --check-numerics does for unfused nodes. GPU groups are
+  // then not made: the unfused GPU nodes are checked one by one.
   bool check_numerics = false;
+  // Where each node runs, once it is placed; unset: on the CPU. Groups
+  // join only nodes of one device (requested and assigned).
+  std::function<FuseTarget(const Node&)> target_of;
 };
 
 struct FuseResult {

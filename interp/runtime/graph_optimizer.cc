@@ -333,6 +333,7 @@ Result<OptimizedGraph> OptimizeGraph(const Graph& graph, const std::vector<Outpu
   if (options.fuse_elementwise) {
     FuseOptions fuse;
     fuse.check_numerics = options.check_numerics;
+    fuse.target_of = options.fuse_target;
     TFG_ASSIGN_OR_RETURN(fused, FuseElementwise(*mid.graph, mid.fetches, mid.targets, fuse));
   }
   TFG_ASSIGN_OR_RETURN(Pass second,

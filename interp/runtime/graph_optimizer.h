@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "interp/runtime/fuse_elementwise.h"
 #include "ops/core/graph.h"
 
 namespace tfg {
@@ -41,9 +42,12 @@ struct OptimizeOptions {
   // Folding stops once the folded constants of one graph hold this many
   // elements in all (each cached plan keeps its own).
   int64_t max_total_folded_elements = int64_t{1} << 26;
-  // Fused kernels run on the CPU only: off when a node may be placed on a
-  // GPU or another task.
+  // Before placement, fused kernels run on the CPU only: off when a node
+  // may be placed on a GPU or another task (FusePlacedGraph fuses a placed
+  // graph, GPU groups included).
   bool fuse_elementwise = true;
+  // Where each node runs (FuseOptions::target_of); unset: the CPU.
+  std::function<FuseTarget(const Node&)> fuse_target;
   // --check-numerics: fused kernels check every member's result.
   bool check_numerics = false;
 };

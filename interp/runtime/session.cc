@@ -20,6 +20,7 @@
 #include "interp/runtime/plan.h"
 #include "interp/runtime/run_signature.h"
 #include "ops/core/memory_budget.h"
+#include "interp/runtime/fuse_placed.h"
 #include "interp/runtime/run_stats.h"
 #include "interp/runtime/thread_pool.h"
 #include "interp/runtime/trace.h"
@@ -223,18 +224,23 @@ Result<PreparedRun> Session::Impl::PreparePlaced(const Graph& g, const std::vect
   OptimizeOptions options;
   options.constant_folding = optimize;
   options.common_subexpression_elimination = optimize;
-  // Fused kernels exist for the CPU only: none where a GPU or another task may take a node.
+  // Before placement, fusion knows no devices: only where all are the host's.
+  // With a GPU, the placed graph is fused (FusePlacedGraph); with another
+  // task, nothing is.
   options.fuse_elementwise = optimize && std::all_of(devices.devices().begin(), devices.devices().end(), [](Device* d) {
     return UsesHostMemory(*d) && dynamic_cast<RemoteDevice*>(d) == nullptr;
   });
   options.check_numerics = check_numerics;
   TFG_ASSIGN_OR_RETURN(OptimizedGraph opt, OptimizeGraph(g, feeds, fetches, targets, options, device.get()));
   TFG_ASSIGN_OR_RETURN(std::vector<int32_t> device_of, PlaceGraph(*opt.graph, devices, default_device_type));
-  std::vector<std::pair<const Node*, std::string>> placed;
-  for (const auto& node : opt.graph->nodes()) {
-    node->set_assigned_device(devices.device(device_of[node->id()])->name());
-    placed.emplace_back(node.get(), node->assigned_device());
+  for (const auto& node : opt.graph->nodes()) node->set_assigned_device(devices.device(device_of[node->id()])->name());
+  const bool local = std::none_of(devices.devices().begin(), devices.devices().end(),
+                                  [](Device* d) { return dynamic_cast<RemoteDevice*>(d) != nullptr; });
+  if (optimize && !options.fuse_elementwise && local) {
+    TFG_ASSIGN_OR_RETURN(device_of, FusePlacedGraph(opt, devices, check_numerics, device.get()));
   }
+  std::vector<std::pair<const Node*, std::string>> placed;
+  for (const auto& node : opt.graph->nodes()) placed.emplace_back(node.get(), node->assigned_device());
   LogPlacement(std::move(placed));
   const bool one_device = std::all_of(device_of.begin(), device_of.end(),
                                       [&](int32_t d) { return d == device_of.front(); });

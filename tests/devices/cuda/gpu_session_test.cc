@@ -55,5 +55,28 @@ assert_close(run(w), [[0.8, 1.6], [2.4, 3.2]])
   EXPECT_TRUE(s.ok()) << s.ToString();
 }
 
+// 2^36 f32 (256 GiB) is beyond any GPU's memory: the add fails as a
+// ResourceExhausted error the script catches, and the GPU keeps working.
+TEST(GpuSessionTest, AnAllocationBeyondTheGpusMemoryIsAnErrorNotACrash) {
+  if (CudaDeviceCount() == 0) GTEST_SKIP() << "no CUDA device";
+  Status s = RunScript(R"(
+a = constant(range(262144), f32)
+with device("/device:gpu:0") {
+  huge = reshape(a, [262144, 1]) + reshape(a, [1, 262144])
+  total = sum(huge)
+}
+caught = ""
+try {
+  run(total)
+} except ResourceExhausted as e {
+  caught = e
+}
+assert(len(caught) > 0)
+with device("/device:gpu:0") { small = sum(a * 2.0) }
+assert_close(run(small), 262143.0 * 262144.0, tol=1e-4)
+)");
+  EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
 }  // namespace
 }  // namespace tfg
