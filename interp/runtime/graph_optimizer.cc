@@ -5,6 +5,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "interp/runtime/fuse_conv.h"
 #include "interp/runtime/fuse_elementwise.h"
 #include "interp/runtime/optimizer_passes.h"
 #include "interp/runtime/run_signature.h"
@@ -321,9 +322,10 @@ std::string OptimizeStats::Summary() const {
   return s;
 }
 
-// Two passes: the first folds and merges, then elementwise groups are
-// fused, and the second pass drops what that left unused (the inputs of
-// folded nodes, the duplicates' inputs, the fused members).
+// Two passes: the first folds and merges, then convolution chains and
+// elementwise groups are fused, and the second pass drops what that left
+// unused (the inputs of folded nodes, the duplicates' inputs, the fused
+// members).
 Result<OptimizedGraph> OptimizeGraph(const Graph& graph, const std::vector<Output>& feeds,
                                      const std::vector<Output>& fetches, const std::vector<Node*>& targets,
                                      const OptimizeOptions& options, Device* cpu) {
@@ -331,10 +333,27 @@ Result<OptimizedGraph> OptimizeGraph(const Graph& graph, const std::vector<Outpu
   OptimizedGraph& mid = first.out;
   FuseResult fused;
   if (options.fuse_elementwise) {
+    // Not under --check-numerics: a NaN the convolution made would be
+    // reported (or hidden by the ReLU) at the fused node, not the conv2d.
+    // Not on a placed graph either (fuse_target set): the fused convolution
+    // has a CPU kernel only.
+    if (!options.check_numerics && !options.fuse_target) {
+      TFG_ASSIGN_OR_RETURN(fused, FuseConvBiasActivation(*mid.graph, mid.fetches, mid.targets));
+    }
+    if (fused.groups > 0) {
+      // Drop the conv chains' members before the elementwise pass sees
+      // them as users (or fuses their dead bias_add and relu).
+      TFG_ASSIGN_OR_RETURN(Pass pruned,
+                           RunPass(*mid.graph, mid.feeds, mid.fetches, mid.targets, options, /*optimize=*/false, cpu));
+      pruned.out.stats = mid.stats;
+      mid = std::move(pruned.out);
+    }
     FuseOptions fuse;
     fuse.check_numerics = options.check_numerics;
     fuse.target_of = options.fuse_target;
-    TFG_ASSIGN_OR_RETURN(fused, FuseElementwise(*mid.graph, mid.fetches, mid.targets, fuse));
+    TFG_ASSIGN_OR_RETURN(FuseResult elementwise, FuseElementwise(*mid.graph, mid.fetches, mid.targets, fuse));
+    fused.groups += elementwise.groups;
+    fused.members += elementwise.members;
   }
   TFG_ASSIGN_OR_RETURN(Pass second,
                        RunPass(*mid.graph, mid.feeds, mid.fetches, mid.targets, options, /*optimize=*/false, cpu));

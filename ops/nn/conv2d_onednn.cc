@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "ops/nn/onednn_runtime.h"
@@ -66,6 +67,10 @@ bool Conv2DBackpropInput(const OpKernelContext&, const Geometry&, int64_t, const
 bool Conv2DBackpropFilter(const OpKernelContext&, const Geometry&, int64_t, const float*, const float*, float*) {
   return false;
 }
+bool Conv2DBiasActivationForward(const OpKernelContext&, const Geometry&, int64_t, const float*, const float*,
+                                 const float*, bool, float*) {
+  return false;
+}
 }  // namespace tfg::nn::onednn
 
 #else
@@ -77,7 +82,10 @@ namespace d = dnnl;
 using Tag = d::memory::format_tag;
 constexpr auto kF32 = d::memory::data_type::f32;
 
-enum class Pass { kForward, kBackpropInput, kBackpropFilter };
+// kForwardBias and kForwardBiasRelu are conv2d_bias_activation's forward:
+// the bias added, and ReLU applied, by oneDNN as the output is written.
+enum class Pass { kForward, kBackpropInput, kBackpropFilter, kForwardBias, kForwardBiasRelu };
+bool IsForward(Pass p) { return p == Pass::kForward || p == Pass::kForwardBias || p == Pass::kForwardBiasRelu; }
 
 // A primitive for one pass over one slice shape, with what running it needs.
 struct Plan {
@@ -109,18 +117,31 @@ Window WindowOf(const Geometry& g) {
           {PadEnd(g.h, g.oh, g.sh, g.kh, g.dh, g.pad_top), PadEnd(g.w, g.ow, g.sw, g.kw, g.dw, g.pad_left)}};
 }
 
-d::primitive_attr Attr() {
+d::memory::desc Bias(int64_t oc) { return {{oc}, kF32, Tag::x}; }
+
+d::primitive_attr Attr(Pass pass = Pass::kForward) {
   d::primitive_attr attr;
   attr.set_scratchpad_mode(d::scratchpad_mode::user);
+  if (pass == Pass::kForwardBiasRelu) {
+    d::post_ops ops;
+    ops.append_eltwise(1.0f, d::algorithm::eltwise_relu, 0.0f, 0.0f);
+    attr.set_post_ops(ops);
+  }
   return attr;
 }
 
-d::convolution_forward::primitive_desc ForwardPd(const Geometry& g, int64_t n, int64_t oc) {
+d::convolution_forward::primitive_desc ForwardPd(const Geometry& g, int64_t n, int64_t oc, Pass pass) {
   const Window win = WindowOf(g);
-  d::convolution_forward::desc desc(d::prop_kind::forward_training, d::algorithm::convolution_direct,
-                                    Activations(n, g.h, g.w, g.c), Filter(g, oc, Tag::any),
+  const auto prop = d::prop_kind::forward_training;
+  const auto alg = d::algorithm::convolution_direct;
+  if (pass == Pass::kForward) {
+    d::convolution_forward::desc desc(prop, alg, Activations(n, g.h, g.w, g.c), Filter(g, oc, Tag::any),
+                                      Activations(n, g.oh, g.ow, oc), win.strides, win.dilates, win.pad_l, win.pad_r);
+    return {desc, Attr(), Engine()};
+  }
+  d::convolution_forward::desc desc(prop, alg, Activations(n, g.h, g.w, g.c), Filter(g, oc, Tag::any), Bias(oc),
                                     Activations(n, g.oh, g.ow, oc), win.strides, win.dilates, win.pad_l, win.pad_r);
-  return {desc, Attr(), Engine()};
+  return {desc, Attr(pass), Engine()};
 }
 
 // The layout the primitive chose for the filter, and the reorder between it
@@ -138,9 +159,10 @@ void SetFilter(Plan& plan, const Geometry& g, int64_t oc, const d::memory::desc&
 
 Plan MakePlan(Pass pass, const Geometry& g, int64_t n, int64_t oc) {
   Plan plan;
-  const auto fwd = ForwardPd(g, n, oc);
+  // The backward passes' hint is the plain forward convolution.
+  const auto fwd = ForwardPd(g, n, oc, IsForward(pass) ? pass : Pass::kForward);
   const Window win = WindowOf(g);
-  if (pass == Pass::kForward) {
+  if (IsForward(pass)) {
     plan.usable = IsJitted(fwd.impl_info_str());
     plan.conv = d::convolution_forward(fwd);
     plan.scratch = fwd.scratchpad_desc();
@@ -225,10 +247,10 @@ bool Usable(const Geometry& g, int64_t oc) {
   return CpuConvBackend() == ConvBackend::kOneDnn && g.n > 0 && g.oh > 0 && g.ow > 0 && g.c > 0 && oc > 0;
 }
 
-// Runs the forward or the input-gradient pass: `src` slices are read,
-// `dst` slices written, the filter read.
+// Runs a forward or the input-gradient pass: `src` slices are read,
+// `dst` slices written, the filter (and for the fused forward the bias) read.
 bool RunDataPass(Pass pass, const OpKernelContext& ctx, const Geometry& g, int64_t oc, const float* filter,
-                 const float* src, float* dst) {
+                 const float* src, float* dst, const float* bias = nullptr) {
   return Guarded([&] {
     const Slices s = SliceBatch(ctx, g.n);
     const SlicePlans plans = PlansFor(pass, g, s, oc);
@@ -236,7 +258,7 @@ bool RunDataPass(Pass pass, const OpKernelContext& ctx, const Geometry& g, int64
     Filters f;
     f.full = FilterFor(*plans.full, g, oc, filter, f.full_data);
     f.last = plans.last == plans.full ? f.full : FilterFor(*plans.last, g, oc, filter, f.last_data);
-    const bool forward = pass == Pass::kForward;
+    const bool forward = IsForward(pass);
     const int64_t src_image = forward ? g.in_image() : g.oh * g.ow * oc;
     const int64_t dst_image = forward ? g.oh * g.ow * oc : g.in_image();
     return ForEachSlice(ctx, s, [&](int64_t i, d::stream& stream) {
@@ -246,8 +268,11 @@ bool RunDataPass(Pass pass, const OpKernelContext& ctx, const Geometry& g, int64
       const d::memory y = Memory(Activations(n, g.oh, g.ow, oc), forward ? dst + b0 * dst_image : src + b0 * src_image);
       const d::memory& w = i + 1 == s.count ? f.last : f.full;
       if (forward) {
-        plan.conv.execute(stream, {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y},
-                                   {DNNL_ARG_SCRATCHPAD, ThreadBuffer(plan.scratch, Buffer::kScratchpad)}});
+        std::unordered_map<int, d::memory> args = {
+            {DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y},
+            {DNNL_ARG_SCRATCHPAD, ThreadBuffer(plan.scratch, Buffer::kScratchpad)}};
+        if (bias != nullptr) args.emplace(DNNL_ARG_BIAS, Memory(Bias(oc), bias));
+        plan.conv.execute(stream, args);
       } else {
         plan.conv.execute(stream, {{DNNL_ARG_DIFF_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DIFF_DST, y},
                                    {DNNL_ARG_SCRATCHPAD, ThreadBuffer(plan.scratch, Buffer::kScratchpad)}});
@@ -268,6 +293,13 @@ bool Conv2DForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_ch
 bool Conv2DBackpropInput(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const float* filter,
                          const float* dy, float* dx) {
   return Usable(g, out_channels) && RunDataPass(Pass::kBackpropInput, ctx, g, out_channels, filter, dy, dx);
+}
+
+bool Conv2DBiasActivationForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels,
+                                 const float* input, const float* filter, const float* bias, bool relu,
+                                 float* output) {
+  const Pass pass = relu ? Pass::kForwardBiasRelu : Pass::kForwardBias;
+  return Usable(g, out_channels) && RunDataPass(pass, ctx, g, out_channels, filter, input, output, bias);
 }
 
 // Each slice's filter gradient goes to a buffer of its own (slice 0's

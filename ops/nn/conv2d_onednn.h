@@ -26,5 +26,11 @@ bool Conv2DBackpropInput(const OpKernelContext& ctx, const Geometry& g, int64_t 
                          const float* dy, float* dx);
 bool Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const float* input,
                           const float* dy, float* dfilter);
+// conv2d_bias_activation's forward: output = conv(input, filter) + bias,
+// then max(., 0) when `relu`, all in the convolution's own pass (a bias and
+// an eltwise_relu post-op), with a primitive cached per shape as above.
+bool Conv2DBiasActivationForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels,
+                                 const float* input, const float* filter, const float* bias, bool relu,
+                                 float* output);
 
 }  // namespace tfg::nn::onednn

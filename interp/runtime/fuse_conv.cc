@@ -1,0 +1,158 @@
+#include "interp/runtime/fuse_conv.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "ops/math/fused/member_spans.h"
+
+namespace tfg {
+namespace {
+
+constexpr char kFusedOp[] = "conv2d_bias_activation";
+
+// A conv2d -> bias_add [-> relu] chain found in the graph.
+struct Chain {
+  Node* conv = nullptr;
+  Node* bias_add = nullptr;
+  Node* relu = nullptr;  // null: activation "none"
+  Node* last() const { return relu != nullptr ? relu : bias_add; }
+};
+
+class ConvFuser {
+ public:
+  ConvFuser(Graph& g, const std::vector<Output>& fetches, const std::vector<Node*>& targets)
+      : g_(g), n_(g.num_nodes()), users_(n_), blocked_(n_, 0), fetched_(n_, 0), member_(n_, 0) {
+    // One entry per input edge, so a value used twice by one node counts twice.
+    for (const auto& node : g.nodes()) {
+      for (const Output& in : node->inputs()) users_[in.node->id()].push_back(node.get());
+      for (const Node* c : node->control_inputs()) blocked_[c->id()] = 1;
+      if (!node->control_inputs().empty()) blocked_[node->id()] = 1;
+    }
+    for (const Output& f : fetches) fetched_[f.node->id()] = 1;
+    for (const Node* t : targets) blocked_[t->id()] = 1;
+  }
+
+  // Chains in conv2d id order: a chain whose input is an earlier chain's
+  // last node reads that chain's fused node.
+  void FindChains() {
+    for (int id = 0; id < n_; ++id) {
+      Chain c;
+      if (Match(*g_.node(id), c)) {
+        for (Node* m : {c.conv, c.bias_add, c.relu}) {
+          if (m != nullptr) member_[m->id()] = 1;
+        }
+        chains_.push_back(c);
+      }
+    }
+  }
+
+  Result<FuseResult> Rewrite(std::vector<Output>& fetches) {
+    FuseResult result;
+    for (const Chain& c : chains_) {
+      TFG_ASSIGN_OR_RETURN(Node * fused, AddFused(c));
+      replacement_[c.last()->id()] = fused->output(0);
+      ++result.groups;
+      result.members += c.relu != nullptr ? 3 : 2;
+    }
+    for (int id = 0; id < n_; ++id) {
+      if (member_[id]) continue;
+      Node* node = g_.node(id);
+      for (size_t i = 0; i < node->inputs().size(); ++i) {
+        auto it = replacement_.find(node->inputs()[i].node->id());
+        if (it != replacement_.end()) TFG_RETURN_IF_ERROR(node->ReplaceInput(static_cast<int>(i), it->second));
+      }
+    }
+    for (Output& f : fetches) {
+      auto it = replacement_.find(f.node->id());
+      if (it != replacement_.end()) f = it->second;
+    }
+    return result;
+  }
+
+ private:
+  static std::string DeviceOf(const Node& n) { return n.requested_device() + "|" + n.assigned_device(); }
+
+  // A node the chain may take: f32 out, not blocked, on the conv's device.
+  bool Takes(const Node& n, const char* op, const Node& conv) const {
+    return n.op_name() == op && !blocked_[n.id()] && n.id() < n_ && n.num_outputs() == 1 &&
+           n.output_types()[0] == DType::kF32 && DeviceOf(n) == DeviceOf(conv);
+  }
+
+  // The only user of `n`'s value (through input `index` of it), or null
+  // when it has others, is fetched, or has none.
+  const Node* SoleUser(const Node& n, int index) const {
+    const auto& users = users_[n.id()];
+    if (fetched_[n.id()] || users.size() != 1) return nullptr;
+    const Node* u = users.front();
+    return u->inputs()[index].node == &n ? u : nullptr;
+  }
+
+  bool Match(Node& conv, Chain& c) const {
+    if (!Takes(conv, "conv2d", conv) || conv.inputs().size() != 2) return false;
+    const Node* bias_add = SoleUser(conv, 0);
+    if (bias_add == nullptr || !Takes(*bias_add, "bias_add", conv) || bias_add->inputs().size() != 2) return false;
+    c.conv = &conv;
+    c.bias_add = g_.node(bias_add->id());
+    const Node* relu = SoleUser(*bias_add, 0);
+    if (relu != nullptr && Takes(*relu, "relu", conv) && relu->inputs().size() == 1) c.relu = g_.node(relu->id());
+    return true;
+  }
+
+  Output Mapped(const Output& o) const {
+    auto it = replacement_.find(o.node->id());
+    return it == replacement_.end() ? o : it->second;
+  }
+
+  Result<Node*> AddFused(const Chain& c) {
+    const Node& last = *c.last();
+    NodeSpec spec;
+    spec.op = kFusedOp;
+    spec.inputs = {Mapped(c.conv->inputs()[0]), Mapped(c.conv->inputs()[1]), Mapped(c.bias_add->inputs()[1])};
+    spec.attrs = c.conv->attrs();
+    spec.attrs["activation"] = std::string(c.relu != nullptr ? "relu" : "none");
+    std::vector<int64_t> spans = {fused::InternSpan(c.conv->span()), fused::InternSpan(c.bias_add->span())};
+    if (c.relu != nullptr) spans.push_back(fused::InternSpan(c.relu->span()));
+    spec.attrs["spans"] = spans;
+    spec.name = last.name() + "/fused";
+    spec.device = last.requested_device();
+    spec.span = last.span();
+    auto node = g_.AddNode(std::move(spec));
+    if (!node.ok()) {
+      Status s = node.status();
+      return s.Prepend("fusing a convolution: ");
+    }
+    if (!last.assigned_device().empty()) (*node)->set_assigned_device(last.assigned_device());
+    // A shape the script refined (set_shape) stays part of the contract.
+    Status refined = (*node)->RefineOutputShape(0, last.output_shapes()[0]);
+    if (!refined.ok()) return refined.WithSpan(last.span());
+    return *node;
+  }
+
+  Graph& g_;
+  const int n_;  // nodes before fusion; fused nodes come after
+  std::vector<std::vector<const Node*>> users_;
+  std::vector<char> blocked_, fetched_, member_;
+  std::vector<Chain> chains_;
+  std::unordered_map<int, Output> replacement_;  // a chain's last node id -> its fused node's output
+};
+
+}  // namespace
+
+bool ConvFusionEnabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("TFG_FUSE_CONV");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return enabled;
+}
+
+Result<FuseResult> FuseConvBiasActivation(Graph& g, std::vector<Output>& fetches, const std::vector<Node*>& targets) {
+  if (!ConvFusionEnabled()) return FuseResult{};
+  ConvFuser fuser(g, fetches, targets);
+  fuser.FindChains();
+  return fuser.Rewrite(fetches);
+}
+
+}  // namespace tfg
