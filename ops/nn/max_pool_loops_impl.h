@@ -1,0 +1,248 @@
+// The max_pool loops (ops/nn/max_pool_loops.h), included by
+// max_pool_loops.cc (baseline) and max_pool_avx512.cc (inside
+// `#pragma GCC target`) with TFG_POOL_NS naming a namespace of their own,
+// so the two copies never meet at link time, and TFG_POOL_WIDEST the
+// widest vector in bytes (16 or 64).
+//
+// No include guard on purpose. Headers it needs are included by the
+// includer before the target pragma, so library code is not recompiled
+// for another instruction set.
+
+namespace tfg::nn::max_pool_loops::TFG_POOL_NS {
+
+// The valid part [hs, he) x [ws, we) of window (oh, ow); never empty (see
+// nn::ComputeSpatialDim: SAME padding is smaller than the window).
+struct Span {
+  int64_t hs, he, ws, we;
+};
+
+inline Span ValidWindow(const Geometry& g, int64_t oh, int64_t ow) {
+  const int64_t h0 = oh * g.sh - g.pad_top, w0 = ow * g.sw - g.pad_left;
+  return {std::max<int64_t>(h0, 0), std::min(h0 + g.kh, g.h), std::max<int64_t>(w0, 0), std::min(w0 + g.kw, g.w)};
+}
+
+// v replaces the running maximum m when larger, or when it is the first NaN.
+// Bitwise, so it serves scalars (a bool) and vectors (a lane mask) alike.
+template <typename T>
+inline auto Beats(T v, T m) {
+  return (v > m) | ((v != v) & (m == m));
+}
+
+// Channels are handled in packs: GCC vector-extension vectors (16 bytes in
+// the baseline copy: SSE2, which every x86-64 has, or NEON; up to 64 in the
+// AVX-512 copy), and single channels for the rest. Written with vectors
+// because the plain channel loop came out scalar with branches (and GCC
+// fully unrolls a fixed-length lane loop before it can vectorize it).
+// Pack<T, 1> is the scalar case; the functions below serve both.
+template <typename T, int64_t kLanes>
+struct Pack {
+  typedef T V __attribute__((vector_size(kLanes * sizeof(T))));
+  using Index = decltype(V{} > V{});  // lane masks and tap indices
+  using Lane = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;  // an element of Index
+};
+template <typename T>
+struct Pack<T, 1> {
+  using V = T;
+  using Index = int64_t;
+  using Lane = int64_t;
+};
+
+template <typename P>
+inline typename P::V Load(const void* p) {
+  typename P::V v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+template <typename P>
+inline void Store(void* p, typename P::V v) {
+  std::memcpy(p, &v, sizeof(v));
+}
+
+// Offsets in the image of the valid pixels of window (oh, ow), in row-major
+// window order; returns how many.
+inline int64_t WindowTaps(const Geometry& g, int64_t oh, int64_t ow, int64_t* taps) {
+  const Span w = ValidWindow(g, oh, ow);
+  int64_t n = 0;
+  for (int64_t ih = w.hs; ih < w.he; ++ih) {
+    for (int64_t iw = w.ws; iw < w.we; ++iw) taps[n++] = (ih * g.w + iw) * g.c;
+  }
+  return n;
+}
+
+// The tap loops below take their count as kTaps when it is known at compile
+// time (a whole 2x2 or 3x3 window: fully unrolled) and as n otherwise
+// (kTaps == 0).
+template <int64_t kTaps>
+using TapCount = std::integral_constant<int64_t, kTaps>;
+
+template <typename F>
+inline void WithTapCount(int64_t n, F&& f) {
+  if (n == 4) {
+    f(TapCount<4>());
+  } else if (n == 9) {
+    f(TapCount<9>());
+  } else {
+    f(TapCount<0>());
+  }
+}
+
+// Per lane of the pack at `image` (already offset by its first channel):
+// the index into taps[0, n) of the first maximum.
+template <typename P, int64_t kTaps, typename T>
+inline typename P::Index PackArgmax(const T* image, const int64_t* taps, int64_t n) {
+  using V = typename P::V;
+  using Index = typename P::Index;
+  const int64_t count = kTaps ? kTaps : n;
+  V best = Load<P>(image + taps[0]);
+  Index tap = Index{} * 0;
+  for (int64_t t = 1; t < count; ++t) {
+    const V v = Load<P>(image + taps[t]);
+    const auto take = Beats(v, best);
+    best = take ? v : best;
+    tap = take ? Index{} + static_cast<typename P::Lane>(t) : tap;
+  }
+  return tap;
+}
+
+// The pack's maximum over the taps (no argmax needed).
+template <typename P, int64_t kTaps, typename T>
+inline void PackMax(const T* image, const int64_t* taps, int64_t n, T* out) {
+  using V = typename P::V;
+  const int64_t count = kTaps ? kTaps : n;
+  V best = Load<P>(image + taps[0]);
+  for (int64_t t = 1; t < count; ++t) {
+    const V v = Load<P>(image + taps[t]);
+    best = Beats(v, best) ? v : best;
+  }
+  Store<P>(out, best);
+}
+
+// Routes d (one pack of out_backprop) to each lane's argmax tap of dimage.
+// Every tap is written, so when windows are disjoint (kAssign) the taps
+// need no zeroing beforehand; overlapping windows accumulate.
+template <bool kAssign, typename P, int64_t kTaps, typename T>
+inline void PackRoute(const T* image, T* dimage, const int64_t* taps, int64_t n, const T* d) {
+  using V = typename P::V;
+  const int64_t count = kTaps ? kTaps : n;
+  const auto tap = PackArgmax<P, kTaps>(image, taps, n);
+  const V dv = Load<P>(d);
+  for (int64_t t = 0; t < count; ++t) {
+    T* dst = dimage + taps[t];
+    const V routed = tap == static_cast<typename P::Lane>(t) ? dv : V{} * 0;
+    Store<P>(dst, kAssign ? routed : Load<P>(dst) + routed);
+  }
+}
+
+// out (one pack of the pooled shape) = grad read at each lane's argmax.
+template <typename P, int64_t kTaps, typename T>
+inline void PackGather(const T* image, const T* grad, const int64_t* taps, int64_t n, T* out) {
+  using V = typename P::V;
+  const int64_t count = kTaps ? kTaps : n;
+  const auto tap = PackArgmax<P, kTaps>(image, taps, n);
+  V picked = Load<P>(grad + taps[0]);
+  for (int64_t t = 1; t < count; ++t) {
+    picked = tap == static_cast<typename P::Lane>(t) ? Load<P>(grad + taps[t]) : picked;
+  }
+  Store<P>(out, picked);
+}
+
+// Calls f(c0, pack) for each pack of channels from c0 on: vectors of
+// kBytes while they fit, then one of each narrower width down to 16 bytes,
+// then single channels.
+template <typename T, int64_t kBytes, typename F>
+inline void ForEachPackFrom(int64_t c0, int64_t channels, F& f) {
+  if constexpr (kBytes < 16) {
+    for (; c0 < channels; ++c0) f(c0, Pack<T, 1>());
+  } else {
+    using P = Pack<T, kBytes / static_cast<int64_t>(sizeof(T))>;
+    constexpr int64_t lanes = kBytes / static_cast<int64_t>(sizeof(T));
+    for (; c0 + lanes <= channels; c0 += lanes) f(c0, P());
+    ForEachPackFrom<T, kBytes / 2>(c0, channels, f);
+  }
+}
+template <typename T, typename F>
+inline void ForEachPack(int64_t channels, F&& f) {
+  ForEachPackFrom<T, TFG_POOL_WIDEST>(0, channels, f);
+}
+
+template <typename T>
+void Forward(const Geometry& g, const T* x, T* y, int64_t s, int64_t e) {
+  std::vector<int64_t> taps(static_cast<size_t>(PoolWindowPixels(g)));
+  for (int64_t u = s; u < e; ++u) {
+    const T* image = x + (u / g.oh) * g.in_image();
+    for (int64_t ow = 0; ow < g.ow; ++ow) {
+      const int64_t n = WindowTaps(g, u % g.oh, ow, taps.data());
+      T* out = y + (u * g.ow + ow) * g.c;
+      WithTapCount(n, [&](auto count) {
+        ForEachPack<T>(g.c, [&](int64_t c0, auto pack) {
+          PackMax<decltype(pack), decltype(count)::value>(image + c0, taps.data(), n, out + c0);
+        });
+      });
+    }
+  }
+}
+
+// Windows no wider than their stride never share a pixel.
+inline bool DisjointWindows(const Geometry& g) { return g.kh <= g.sh && g.kw <= g.sw; }
+
+// Disjoint windows that together reach every pixel: routing alone writes
+// all of d input.
+inline bool TilingWindows(const Geometry& g) {
+  // oh * sh >= h, written so that a huge stride cannot overflow.
+  return g.kh == g.sh && g.kw == g.sw && g.pad_top == 0 && g.pad_left == 0 &&
+         g.oh >= g.h / g.sh + (g.h % g.sh != 0) && g.ow >= g.w / g.sw + (g.w % g.sw != 0);
+}
+
+template <bool kAssign, typename T>
+void BackwardImages(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e) {
+  std::vector<int64_t> taps(static_cast<size_t>(PoolWindowPixels(g)));
+  for (int64_t b = s; b < e; ++b) {
+    const T* image = x + b * g.in_image();
+    T* dimage = dx + b * g.in_image();
+    if (!TilingWindows(g)) std::fill(dimage, dimage + g.in_image(), T(0));
+    for (int64_t p = 0; p < g.oh * g.ow; ++p) {
+      const int64_t n = WindowTaps(g, p / g.ow, p % g.ow, taps.data());
+      const T* d = dy + (b * g.oh * g.ow + p) * g.c;
+      WithTapCount(n, [&](auto count) {
+        ForEachPack<T>(g.c, [&](int64_t c0, auto pack) {
+          PackRoute<kAssign, decltype(pack), decltype(count)::value>(image + c0, dimage + c0, taps.data(), n,
+                                                                      d + c0);
+        });
+      });
+    }
+  }
+}
+
+template <typename T>
+void Backward(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e) {
+  if (DisjointWindows(g)) {
+    BackwardImages<true>(g, x, dy, dx, s, e);
+  } else {
+    BackwardImages<false>(g, x, dy, dx, s, e);
+  }
+}
+
+template <typename T>
+void Gather(const Geometry& g, const T* x, const T* grad, T* out, int64_t s, int64_t e) {
+  std::vector<int64_t> taps(static_cast<size_t>(PoolWindowPixels(g)));
+  for (int64_t u = s; u < e; ++u) {
+    const int64_t offset = (u / g.oh) * g.in_image();
+    for (int64_t ow = 0; ow < g.ow; ++ow) {
+      const int64_t n = WindowTaps(g, u % g.oh, ow, taps.data());
+      T* o = out + (u * g.ow + ow) * g.c;
+      WithTapCount(n, [&](auto count) {
+        ForEachPack<T>(g.c, [&](int64_t c0, auto pack) {
+          PackGather<decltype(pack), decltype(count)::value>(x + offset + c0, grad + offset + c0, taps.data(), n,
+                                                             o + c0);
+        });
+      });
+    }
+  }
+}
+
+inline LoopSet MakeLoopSet(const char* isa) {
+  return {isa, {&Forward<float>, &Backward<float>, &Gather<float>},
+          {&Forward<double>, &Backward<double>, &Gather<double>}};
+}
+
+}  // namespace tfg::nn::max_pool_loops::TFG_POOL_NS

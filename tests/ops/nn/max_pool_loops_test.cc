@@ -1,0 +1,177 @@
+// Each compiled copy of the max_pool loops (ops/nn/max_pool_loops.h: the
+// baseline one, and the AVX-512 one where this CPU runs it), called
+// directly, so that the copy the ops do not pick is tested too. Shapes
+// cover channel counts around every vector width (1, 3, 16 + 1, 16 + 8 +
+// 4 + 1, 2 * 16 + 8 + 4 + 3, 32, 64 floats; half as many doubles per
+// vector), whole 2x2 and 3x3 windows (the unrolled paths) beside windows
+// cut by SAME padding or the image's edge, tiling, disjoint and
+// overlapping windows. Values hold many ties, NaN, -inf and -FLT_MAX; every
+// output must equal, bit for bit, the plain loop below (TensorFlow's rule:
+// the first maximum in row-major window order wins, a NaN is the maximum).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ops/nn/max_pool_loops.h"
+
+namespace tfg::max_pool_loops_test {
+namespace {
+
+namespace loops = nn::max_pool_loops;
+
+struct Shape {
+  const char* name;
+  int64_t n, h, w, c, kh, kw, sh, sw;
+  bool same;
+};
+
+const Shape kShapes[] = {
+    {"tiling_2x2_c32", 3, 8, 6, 32, 2, 2, 2, 2, false},
+    {"tiling_2x2_c64", 2, 6, 4, 64, 2, 2, 2, 2, false},
+    {"tiling_2x2_c29", 2, 4, 6, 29, 2, 2, 2, 2, false},
+    {"same_2x2_odd_c47", 2, 5, 7, 47, 2, 2, 2, 2, true},
+    {"valid_2x2_leftover_c17", 2, 5, 7, 17, 2, 2, 2, 2, false},
+    {"overlap_2x2_s1_c3", 2, 5, 4, 3, 2, 2, 1, 1, false},
+    {"overlap_3x3_s1_same_c17", 2, 6, 5, 17, 3, 3, 1, 1, true},
+    {"overlap_3x3_s2_same_c29", 2, 7, 9, 29, 3, 3, 2, 2, true},
+    {"disjoint_3x3_s3_c1", 2, 9, 7, 1, 3, 3, 3, 3, false},
+    {"stride_past_window_c47", 2, 11, 10, 47, 2, 3, 3, 4, false},
+    {"wide_same_5x5_c64", 1, 5, 5, 64, 5, 5, 1, 1, true},
+};
+
+// One output index of the plain loop: the window's first maximum.
+template <typename T>
+struct Reference {
+  std::vector<T> y, dx, gathered;
+};
+
+template <typename T>
+Reference<T> Plain(const Shape& s, const std::vector<T>& x, const std::vector<T>& dy, const std::vector<T>& grad,
+                   int64_t oh, int64_t ow, int64_t pad_top, int64_t pad_left) {
+  Reference<T> r{std::vector<T>(dy.size()), std::vector<T>(x.size(), T(0)), std::vector<T>(dy.size())};
+  for (int64_t b = 0; b < s.n; ++b)
+    for (int64_t i = 0; i < oh; ++i)
+      for (int64_t j = 0; j < ow; ++j)
+        for (int64_t ch = 0; ch < s.c; ++ch) {
+          int64_t best = -1;
+          for (int64_t p = i * s.sh - pad_top; p < i * s.sh - pad_top + s.kh; ++p)
+            for (int64_t q = j * s.sw - pad_left; q < j * s.sw - pad_left + s.kw; ++q) {
+              if (p < 0 || p >= s.h || q < 0 || q >= s.w) continue;
+              const int64_t at = ((b * s.h + p) * s.w + q) * s.c + ch;
+              if (best < 0 || (!std::isnan(x[best]) && (std::isnan(x[at]) || x[at] > x[best]))) best = at;
+            }
+          const int64_t out = ((b * oh + i) * ow + j) * s.c + ch;
+          r.y[out] = x[best];
+          r.dx[best] += dy[out];
+          r.gathered[out] = grad[best];
+        }
+  return r;
+}
+
+template <typename T>
+void ExpectSameBits(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {
+      ADD_FAILURE() << what << "[" << i << "] = " << got[i] << ", expected " << want[i];
+      return;
+    }
+  }
+}
+
+// x: few distinct values (ties everywhere), with `special` every 13th
+// element and all over the first channel of image 0.
+template <typename T>
+std::vector<T> Inputs(const Shape& s, T special) {
+  std::vector<T> x(static_cast<size_t>(s.n * s.h * s.w * s.c));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<T>(static_cast<int64_t>((i * 5 + 2) % 7) - 3);
+  for (size_t i = 0; i < x.size(); i += 13) x[i] = special;
+  for (int64_t p = 0; p < s.h * s.w; ++p) x[static_cast<size_t>(p * s.c)] = special;
+  return x;
+}
+
+// Nonzero, not integers, so that a sum in the wrong order would show.
+template <typename T>
+std::vector<T> Gradient(size_t count, T scale) {
+  std::vector<T> v(count);
+  for (size_t i = 0; i < count; ++i) v[i] = scale * static_cast<T>(static_cast<int64_t>(i % 23) - 11) + T(0.1);
+  return v;
+}
+
+template <typename T>
+void CheckLoops(const loops::LoopSet& set, const Shape& s, T special) {
+  const int64_t oh = s.same ? (s.h + s.sh - 1) / s.sh : (s.h - s.kh) / s.sh + 1;
+  const int64_t ow = s.same ? (s.w + s.sw - 1) / s.sw : (s.w - s.kw) / s.sw + 1;
+  const int64_t pad_top = s.same ? std::max<int64_t>((oh - 1) * s.sh + s.kh - s.h, 0) / 2 : 0;
+  const int64_t pad_left = s.same ? std::max<int64_t>((ow - 1) * s.sw + s.kw - s.w, 0) / 2 : 0;
+  nn::WindowAttrs attrs;
+  attrs.ksize = {s.kh, s.kw};
+  attrs.strides = {s.sh, s.sw};
+  attrs.padding = s.same ? nn::Padding::kSame : nn::Padding::kValid;
+  auto g = nn::ComputeGeometry("max_pool", TensorShape({s.n, s.h, s.w, s.c}), s.kh, s.kw, attrs);
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  ASSERT_EQ(g->oh, oh);
+  ASSERT_EQ(g->ow, ow);
+
+  const std::vector<T> x = Inputs<T>(s, special);
+  const std::vector<T> dy = Gradient<T>(static_cast<size_t>(s.n * oh * ow * s.c), T(0.37));
+  const std::vector<T> grad = Gradient<T>(x.size(), T(-1.3));
+  const Reference<T> want = Plain(s, x, dy, grad, oh, ow, pad_top, pad_left);
+  const loops::Loops<T>& run = loops::LoopsFor<T>(set);
+  // Stale values in every output, which the loops must overwrite.
+  std::vector<T> y(dy.size(), T(77)), dx(x.size(), T(77)), gathered(dy.size(), T(77));
+  // Two slices, as a ParallelFor on two threads would run them.
+  run.forward(*g, x.data(), y.data(), 0, 1);
+  run.forward(*g, x.data(), y.data(), 1, s.n * oh);
+  run.backward(*g, x.data(), dy.data(), dx.data(), 0, s.n);
+  run.gather(*g, x.data(), grad.data(), gathered.data(), 0, s.n * oh - 1);
+  run.gather(*g, x.data(), grad.data(), gathered.data(), s.n * oh - 1, s.n * oh);
+  ExpectSameBits(y, want.y, "max_pool");
+  ExpectSameBits(dx, want.dx, "max_pool_grad");
+  ExpectSameBits(gathered, want.gathered, "max_pool_grad_grad");
+}
+
+std::vector<const loops::LoopSet*> CompiledSets() {
+  std::vector<const loops::LoopSet*> sets = {&loops::BaselineLoops()};
+  if (loops::Avx512Loops() != nullptr) sets.push_back(loops::Avx512Loops());
+  return sets;
+}
+
+template <typename T>
+void CheckEverySetAndShape() {
+  const std::vector<T> specials = {T(-2), std::numeric_limits<T>::quiet_NaN(), -std::numeric_limits<T>::infinity(),
+                                   -std::numeric_limits<T>::max(), static_cast<T>(-FLT_MAX)};
+  for (const loops::LoopSet* set : CompiledSets()) {
+    for (const Shape& s : kShapes) {
+      for (T special : specials) {
+        SCOPED_TRACE(std::string(set->isa) + " " + s.name + " special " + std::to_string(special));
+        CheckLoops<T>(*set, s, special);
+      }
+    }
+  }
+}
+
+TEST(MaxPoolLoops, EveryCopyMatchesAPlainLoopBitForBitF32) { CheckEverySetAndShape<float>(); }
+TEST(MaxPoolLoops, EveryCopyMatchesAPlainLoopBitForBitF64) { CheckEverySetAndShape<double>(); }
+
+// The ops use the AVX-512 copy exactly where the CPU runs it.
+TEST(MaxPoolLoops, OpsPickTheWidestCopyTheCpuRuns) {
+  const loops::LoopSet* wide = loops::Avx512Loops();
+  EXPECT_EQ(&loops::BestMaxPoolLoops(), wide != nullptr ? wide : &loops::BaselineLoops());
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq")) {
+    ASSERT_NE(wide, nullptr);
+    EXPECT_STREQ(wide->isa, "avx512");
+  }
+#endif
+}
+
+}  // namespace
+}  // namespace tfg::max_pool_loops_test
