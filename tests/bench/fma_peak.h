@@ -17,7 +17,9 @@ namespace tfg::bench {
 
 // Independent accumulators: enough to cover the FMA latency on both pipes.
 constexpr int kFmaChains = 12;
-constexpr long kFmaIterations = 4000000;
+// About 0.15 s a try: a loop of ~15 ms ran before the core had reached its
+// boost clock, and measured a "peak" that the GEMMs after it beat by 20%.
+constexpr long kFmaIterations = 40000000;
 
 __attribute__((target("avx512f"))) inline float FmaLoop512() {
   __m512 acc[kFmaChains];
@@ -55,7 +57,7 @@ inline FmaPeak MeasureFmaPeak(int threads) {
   const bool wide = __builtin_cpu_supports("avx512f");
   const double lanes = wide ? 16 : 8;
   double best = 1e30;
-  for (int rep = 0; rep < 3; ++rep) {
+  for (int rep = 0; rep < 5; ++rep) {
     std::vector<float> sink(static_cast<size_t>(threads));
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::thread> workers;
