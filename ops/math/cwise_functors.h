@@ -174,6 +174,17 @@ struct Minimum {
   TFG_HOST_DEVICE T operator()(T a, T b) const { return (a <= b || a != a) ? a : b; }
 };
 
+// clip_by_value (ops/nn/clip_by_value.cc) on the storage type: t raised to
+// lo, then lowered to hi, so min > max gives hi, and a NaN in t stays NaN
+// while a NaN bound is ignored (its comparison is false).
+struct ClipByValue {
+  template <typename T>
+  TFG_HOST_DEVICE T operator()(T x, T lo, T hi) const {
+    const T v = x < lo ? lo : x;
+    return v > hi ? hi : v;
+  }
+};
+
 // ---- comparisons and logic (bool results)
 
 struct Equal {

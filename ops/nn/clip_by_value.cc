@@ -1,6 +1,8 @@
 // clip_by_value(t, clip_value_min, clip_value_max): minimum(maximum(t, min),
 // max) elementwise, with min and max broadcasting to t's shape (scalars
-// usually); the output has t's shape. NaN stays NaN.
+// usually); the output has t's shape. NaN stays NaN. The scalar math is
+// functor::ClipByValue, which the fused kernel's loop uses too
+// (ops/math/fused/block_ops_impl.h), so fused and unfused agree bit for bit.
 //
 // Gradient helper, as TensorFlow 2 defines it:
 //   clip_by_value_grad(dy, t, min, max) -> [dt, dmin, dmax], each t-shaped:
@@ -10,6 +12,7 @@
 #include "ops/core/forward_input.h"
 #include "ops/core/op_registry.h"
 #include "ops/math/broadcast.h"
+#include "ops/math/cwise_functors.h"
 #include "ops/nn/nn_util.h"
 
 namespace tfg {
@@ -69,10 +72,9 @@ class ClipKernel final : public OpKernel {
     bool ok = TFG_DISPATCH_NUMBER(t.dtype(), T, {
       const T *x = t.data<T>(), *lo = ctx.input(1).data<T>(), *hi = ctx.input(2).data<T>();
       T* y = out->data<T>();
-      ForEachElement(ctx, t.shape(), ctx.input(1).shape(), ctx.input(2).shape(), [&](int64_t i, int64_t l, int64_t h) {
-        const T v = x[i] < lo[l] ? lo[l] : x[i];
-        y[i] = v > hi[h] ? hi[h] : v;
-      });
+      const functor::ClipByValue clip{};
+      ForEachElement(ctx, t.shape(), ctx.input(1).shape(), ctx.input(2).shape(),
+                     [&](int64_t i, int64_t l, int64_t h) { y[i] = clip(x[i], lo[l], hi[h]); });
     });
     if (!ok) return Unimplemented("{}: no CPU kernel for dtype {}", kOp, DTypeName(t.dtype()));
     return Status::OK();

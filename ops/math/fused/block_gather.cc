@@ -26,22 +26,6 @@ InputView::InputView(const Tensor& t, const TensorShape& out)
   }
 }
 
-const void* InputView::Block(int64_t start, int64_t len, char* own, int64_t& stride) const {
-  switch (mode_) {
-    case Mode::kSame:
-      stride = 1;
-      return data_ + start * elem_size_;
-    case Mode::kOne:
-      stride = 0;
-      return data_;
-    case Mode::kGather:
-      break;
-  }
-  stride = 1;
-  Gather(start, len, own);
-  return own;
-}
-
 void InputView::Spread(char* dst, int64_t count) const {
   if (mode_ != Mode::kOne) return;
   for (int64_t i = 0; i < count; ++i) std::memcpy(dst + i * elem_size_, data_, elem_size_);

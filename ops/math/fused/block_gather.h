@@ -19,7 +19,21 @@ class InputView {
   // Elements [start, start + len) as read at the output's positions, and
   // their stride (0 or 1); `own` is scratch for len elements when the
   // input must be gathered.
-  const void* Block(int64_t start, int64_t len, char* own, int64_t& stride) const;
+  // Inline: the fused kernel asks for every operand of every step of every
+  // block, and the two common cases are a pointer each.
+  const void* Block(int64_t start, int64_t len, char* own, int64_t& stride) const {
+    if (mode_ == Mode::kSame) {
+      stride = 1;
+      return data_ + start * static_cast<int64_t>(elem_size_);
+    }
+    if (mode_ == Mode::kOne) {
+      stride = 0;
+      return data_;
+    }
+    stride = 1;
+    Gather(start, len, own);
+    return own;
+  }
   // A one-element input: its value `count` times at `dst` (for loops that
   // read with stride 1). Nothing for the others.
   void Spread(char* dst, int64_t count) const;

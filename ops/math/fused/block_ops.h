@@ -31,6 +31,7 @@ enum class ShapeRule {
   kBroadcast,  // NumPy broadcasting (the cwise ops)
   kSame,       // every operand of one shape (the activations' gradients)
   kBiasAdd,    // a vector as long as the value's last dimension (bias_add)
+  kToFirst,    // the others broadcast to the first's shape exactly (clip_by_value)
 };
 
 struct BlockOp {

@@ -76,6 +76,26 @@ void RunSelect(const void* const* in, const int64_t* stride, void* out_v, int64_
   }
 }
 
+// clip_by_value.cc's loop, on the storage type as there; the bounds are
+// usually one value each.
+template <typename T>
+void RunClip(const void* const* in, const int64_t* stride, void* out_v, int64_t n, double) {
+  const T* x = static_cast<const T*>(in[0]);
+  const T* lo = static_cast<const T*>(in[1]);
+  const T* hi = static_cast<const T*>(in[2]);
+  T* out = static_cast<T*>(out_v);
+  const functor::ClipByValue f{};
+  const int64_t sx = stride[0], sl = stride[1], sh = stride[2];
+  if (sx == 1 && sl == 0 && sh == 0) {
+    const T l = lo[0], h = hi[0];
+    for (int64_t i = 0; i < n; ++i) out[i] = f(x[i], l, h);
+  } else if (sx == 1 && sl == 1 && sh == 1) {
+    for (int64_t i = 0; i < n; ++i) out[i] = f(x[i], lo[i], hi[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = f(x[i * sx], lo[i * sl], hi[i * sh]);
+  }
+}
+
 // bias_add.cc's loop: WrapAdd on the storage type (f16 adds as half does),
 // the bias read at the output's positions (gathered by the caller).
 template <typename T>
@@ -256,6 +276,16 @@ void AddBiasAdd(BlockTable& t) {
 }
 
 template <typename T>
+void AddClip(BlockTable& t) {
+  BlockOp b;
+  b.run = &RunClip<T>;
+  b.arity = 3;
+  b.cost = 4;  // as clip_by_value.cc tells ParallelFor
+  b.shapes = ShapeRule::kToFirst;
+  t[BlockKey("clip_by_value", kDTypeOf<T>, kDTypeOf<T>)] = b;
+}
+
+template <typename T>
 void AddSelect(BlockTable& t) {
   BlockOp b;
   b.run = &RunSelect<T>;
@@ -289,7 +319,7 @@ void AddCastsFrom(BlockTable& t) {
 // The ops and costs as their kernels register them (cwise_binary.cc,
 // comparison.cc, cwise_unary.cc, cwise_grad.cc, cwise_unary_special.cc,
 // gamma_functions.cc, atan2.cc, select.cc, cast.cc; ops/nn: selu.cc,
-// gelu.cc, activations.cc, bias_add.cc).
+// gelu.cc, activations.cc, bias_add.cc, clip_by_value.cc).
 void TFG_BLOCK_FILL(BlockTable& t) {
   using namespace functor;
   AddArith<Add>(t, "add", 1);
@@ -370,6 +400,12 @@ void TFG_BLOCK_FILL(BlockTable& t) {
   AddBiasAdd<double>(t);
   AddBiasAdd<int32_t>(t);
   AddBiasAdd<int64_t>(t);
+
+  AddClip<half>(t);
+  AddClip<float>(t);
+  AddClip<double>(t);
+  AddClip<int32_t>(t);
+  AddClip<int64_t>(t);
 
   AddSelect<half>(t);
   AddSelect<float>(t);

@@ -202,6 +202,35 @@ TEST_F(FuseElementwiseTest, BroadcastingWhereAndCastInOneGroup) {
   ExpectSame({{x, Ramp(50 * 200, 0.013f)}}, {i});
 }
 
+TEST_F(FuseElementwiseTest, ClipByValueJoinsAGroupEndingInASum) {
+  Output x = X();
+  Output m = Reshape(x, {-1, 40});
+  Output lo = test::Const(g_, Ramp(40, 0.1f));  // a row of lower bounds, -3 to 0.9
+  Output c = AddNode(g_, "clip_by_value", {Op("mul", {m, C(2.0f)}), lo, C(1.5f)})->output(0);
+  Output y = Op("add", {c, C(0.5f)});
+  Output total = AddNode(g_, "sum", {y}, {})->output(0);
+  auto o = Optimize({y, total}, {x});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(Count(*o->graph, "clip_by_value"), 0);
+  EXPECT_EQ(Count(*o->graph, "fused_elementwise"), 1);
+  Tensor xs = Ramp(40 * 300, 0.0071f);
+  xs.data<float>()[7] = NAN;
+  xs.data<float>()[8] = INFINITY;
+  xs.data<float>()[9] = -INFINITY;
+  ExpectSame({{x, xs}}, {y, total});
+  // x = 0.25 in column 0: 2 * 0.25 = 0.5 lies in [-3, 1.5], then + 0.5 = 1, by hand;
+  // x = 1 in column 1: 2 clipped to 1.5, then 2; x = 0.25 in column 39:
+  // 0.5 raised to its bound 0.9, then 1.4.
+  std::vector<float> v(40 * 200, 0.25f);
+  v[1] = 1.0f;
+  auto r = Run({{x, Tensor::FromVector(v, TensorShape({40 * 200}))}}, {y}, true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].data<float>()[0], 1.0f);
+  EXPECT_EQ((*r)[0].data<float>()[1], 2.0f);
+  const float bound39 = 39.0f * 0.1f - 3.0f;  // Ramp's element 39, about 0.9
+  EXPECT_EQ((*r)[0].data<float>()[39], bound39 + 0.5f);
+}
+
 TEST_F(FuseElementwiseTest, IntegerDivisionByZeroFailsAtTheMembersLine) {
   Output x = X(DType::kI32);
   Output one = test::Const(g_, Tensor::Scalar<int32_t>(1));

@@ -139,6 +139,8 @@ TEST(FusedElementwiseTest, EveryFusableOpAndDtypeMatchesItsOwnKernelBitForBit) {
   const std::vector<TensorShape> scalar{TensorShape({}), TensorShape({70, 64}), TensorShape({})};
   // Odd lengths: the vector loops' (softplus's four lanes) tails.
   const std::vector<TensorShape> odd{TensorShape({7, 43}), TensorShape({43}), TensorShape({7, 1})};
+  // One value per bound (clip_by_value's usual case).
+  const std::vector<TensorShape> bounds{TensorShape({70, 64}), TensorShape({}), TensorShape({})};
   int checked = 0;
   for (const std::string& op : fused::FusableOps()) {
     const OpDef* def = OpRegistry::Global().Find(op);
@@ -156,6 +158,9 @@ TEST(FusedElementwiseTest, EveryFusableOpAndDtypeMatchesItsOwnKernelBitForBit) {
         std::vector<const std::vector<TensorShape>*> layouts = {&same, &rows, &scalar, &odd};
         if (block->shapes == fused::ShapeRule::kSame) layouts = {&same};
         if (block->shapes == fused::ShapeRule::kBiasAdd) layouts = {&rows, &odd};
+        // Bounds broadcast to t (NaN and Inf meet every other value in
+        // `rows`; random bounds have min > max about half the time).
+        if (block->shapes == fused::ShapeRule::kToFirst) layouts = {&same, &rows, &odd, &bounds};
         for (const auto& [attrs, param] : ParamVariants(*block)) {
           for (const auto* shapes : layouts) {
             std::vector<TensorShape> s(shapes->begin(), shapes->begin() + arity);
@@ -198,6 +203,85 @@ TEST(FusedElementwiseTest, ShapesTheMembersKernelRejectsFailAsUnfused) {
     EXPECT_NE(message.find(std::string(op) + " 'member': " + op + ": "), std::string::npos) << message;
     EXPECT_NE(message.find(error), std::string::npos) << message;
   }
+}
+
+// clip_by_value fused (functor::ClipByValue in both kernels) on values
+// whose results are worked out by hand: NaN in t stays NaN, a NaN bound
+// is ignored, min > max gives max, signed zeros are kept as t has them.
+TEST(FusedElementwiseTest, ClipByValueFusedGivesTheHandWorkedValues) {
+  const float nan = NAN, inf = INFINITY;
+  const std::vector<float> t{nan, 0.5f, 2, -inf, inf, 5, -5, 2, 0.5f, 7, -0.0f, 0.0f};
+  const std::vector<float> lo{0, nan, 0, 0, 0, 3, 3, 3, -inf, -inf, 0.0f, -0.0f};
+  const std::vector<float> hi{1, 1, nan, 1, 1, 1, 1, 1, inf, -inf, 1, -0.0f};
+  const std::vector<float> want{nan, 0.5f, 2, 0, 1, 1, 1, 1, 0.5f, -inf, -0.0f, 0.0f};
+  const TensorShape shape({static_cast<int64_t>(t.size())});
+  // And scalar bounds over a vector: the loop's usual case.
+  const std::vector<float> t2{nan, inf, -inf, 0.25f, -0.75f, 3};
+  const std::vector<float> want2{nan, 1, -0.5f, 0.25f, -0.5f, 1};
+  for (const auto& [tv, lov, hiv, expected, bound_shape] :
+       {std::tuple{t, lo, hi, want, shape},
+        std::tuple{t2, std::vector<float>{-0.5f}, std::vector<float>{1}, want2, TensorShape({})}}) {
+    Graph g;
+    std::vector<Output> ins;
+    for (int i = 0; i < 3; ++i) {
+      ins.push_back(AddNode(g, "placeholder", {}, {{"dtype", DType::kF32}, {"shape", PartialShape::Unknown()}})->output(0));
+    }
+    Node* plain = AddNode(g, "clip_by_value", ins, {}, "member");
+    AttrMap fattrs{{"Tout", DType::kF32},
+                   {"ops", std::vector<std::string>{"clip_by_value"}},
+                   {"names", std::vector<std::string>{"member"}},
+                   {"types", std::vector<DType>{DType::kF32}},
+                   {"args", std::vector<int64_t>{0, 1, 2}},
+                   {"spans", std::vector<int64_t>{fused::InternSpan({})}}};
+    Node* fused = AddNode(g, "fused_elementwise", ins, fattrs, "fused");
+    ASSERT_NE(fused, nullptr);
+    const TensorShape tshape({static_cast<int64_t>(tv.size())});
+    auto r = RunGraph(g,
+                      {{ins[0], Tensor::FromVector(tv, tshape)},
+                       {ins[1], Tensor::FromVector(lov, bound_shape)},
+                       {ins[2], Tensor::FromVector(hiv, bound_shape)}},
+                      {plain->output(0), fused->output(0)}, Unoptimized());
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_TRUE(SameBytes((*r)[0], (*r)[1]));
+    const float* got = (*r)[1].data<float>();
+    for (size_t i = 0; i < expected.size(); ++i) {
+      if (std::isnan(expected[i])) {
+        EXPECT_TRUE(std::isnan(got[i])) << i;
+      } else {
+        EXPECT_EQ(got[i], expected[i]) << i;
+        EXPECT_EQ(std::signbit(got[i]), std::signbit(expected[i])) << i;
+      }
+    }
+  }
+}
+
+// Bounds that broadcast with t but not to t's shape: the fused kernel
+// leaves them to clip_by_value's kernel, whose error names the member.
+TEST(FusedElementwiseTest, ClipBoundsLargerThanTFailAsUnfused) {
+  Graph g;
+  std::vector<Output> ins;
+  for (int i = 0; i < 3; ++i) {
+    ins.push_back(AddNode(g, "placeholder", {}, {{"dtype", DType::kF32}, {"shape", PartialShape::Unknown()}})->output(0));
+  }
+  AttrMap fattrs{{"Tout", DType::kF32},
+                 {"ops", std::vector<std::string>{"clip_by_value"}},
+                 {"names", std::vector<std::string>{"member"}},
+                 {"types", std::vector<DType>{DType::kF32}},
+                 {"args", std::vector<int64_t>{0, 1, 2}},
+                 {"spans", std::vector<int64_t>{fused::InternSpan({})}}};
+  Node* fused = AddNode(g, "fused_elementwise", ins, fattrs, "fused");
+  ASSERT_NE(fused, nullptr);
+  auto r = RunGraph(g,
+                    {{ins[0], MakeValues(DType::kF32, TensorShape({40}), 1)},
+                     {ins[1], MakeValues(DType::kF32, TensorShape({30, 40}), 2)},
+                     {ins[2], MakeValues(DType::kF32, TensorShape({}), 3)}},
+                    {fused->output(0)}, Unoptimized());
+  ASSERT_FALSE(r.ok());
+  const std::string& message = r.status().message();
+  EXPECT_NE(message.find("clip_by_value 'member': clip_by_value: clip_value_min of shape [30, 40] does not "
+                         "broadcast to t's shape [40]"),
+            std::string::npos)
+      << message;
 }
 
 // Two members run as one loop (block_ops.h FindPairOp): `first` on inputs
@@ -357,7 +441,7 @@ TEST(FusedElementwiseTest, TheTableCoversTheElementwiseOpsOfTheRegistry) {
   // And the elementwise ops with kernels of their own.
   const std::vector<std::string> fusable = fused::FusableOps();
   for (const char* op : {"where", "cast", "gelu", "selu", "atan2", "leaky_relu", "leaky_relu_grad", "elu", "elu_grad",
-                         "softplus", "softplus_grad", "relu6", "relu6_grad", "bias_add", "lgamma", "digamma", "erf",
+                         "softplus", "softplus_grad", "relu6", "relu6_grad", "bias_add", "clip_by_value", "lgamma", "digamma", "erf",
                          "erfc", "asin", "acos", "atan", "sinh", "cosh", "tan", "is_finite", "is_inf"}) {
     EXPECT_NE(std::find(fusable.begin(), fusable.end(), op), fusable.end()) << op;
     EXPECT_NE(OpRegistry::Global().Find(op), nullptr) << op;
