@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -134,6 +135,8 @@ TEST_F(GpuFusionTest, EveryPrefixOfAChainOfEachOpHasTheUnfusedBits) {
         ++differ;
       }
     }
+    // A row of scripts/gpu-check's table.
+    std::printf("GPUCHECK fused_elementwise[mul+abs+%s] f32 %s\n", op.c_str(), differ == 0 ? "match" : "mismatch");
     EXPECT_EQ(differ, 0) << op << ": " << differ << " elements differ, first at " << first << ": fused "
                          << (first >= 0 ? f[first] : 0) << " unfused " << (first >= 0 ? p[first] : 0) << " x "
                          << (first >= 0 ? v[first] : 0);
