@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "interp/runtime/redirect_uses.h"
 #include "ops/math/fused/member_spans.h"
 
 namespace tfg {
@@ -56,18 +57,7 @@ class ConvFuser {
       ++result.groups;
       result.members += c.relu != nullptr ? 3 : 2;
     }
-    for (int id = 0; id < n_; ++id) {
-      if (member_[id]) continue;
-      Node* node = g_.node(id);
-      for (size_t i = 0; i < node->inputs().size(); ++i) {
-        auto it = replacement_.find(node->inputs()[i].node->id());
-        if (it != replacement_.end()) TFG_RETURN_IF_ERROR(node->ReplaceInput(static_cast<int>(i), it->second));
-      }
-    }
-    for (Output& f : fetches) {
-      auto it = replacement_.find(f.node->id());
-      if (it != replacement_.end()) f = it->second;
-    }
+    TFG_RETURN_IF_ERROR(RedirectUses(g_, n_, [&](int id) { return member_[id]; }, replacement_, fetches));
     return result;
   }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "interp/runtime/redirect_uses.h"
 #include "ops/math/fused/block_ops.h"
 #include "ops/math/fused/fused_cuda_source.h"
 #include "ops/math/fused/fused_program.h"
@@ -126,18 +127,7 @@ class Fuser {
       ++result.groups;
       result.members += static_cast<int64_t>(groups_[gi].size());
     }
-    for (int id = 0; id < n_; ++id) {
-      if (group_of_[id] >= 0) continue;
-      Node* node = g_.node(id);
-      for (size_t i = 0; i < node->inputs().size(); ++i) {
-        auto it = replacement_.find(node->inputs()[i].node->id());
-        if (it != replacement_.end()) TFG_RETURN_IF_ERROR(node->ReplaceInput(static_cast<int>(i), it->second));
-      }
-    }
-    for (Output& f : fetches) {
-      auto it = replacement_.find(f.node->id());
-      if (it != replacement_.end()) f = it->second;
-    }
+    TFG_RETURN_IF_ERROR(RedirectUses(g_, n_, [&](int id) { return group_of_[id] >= 0; }, replacement_, fetches));
     return result;
   }
 
