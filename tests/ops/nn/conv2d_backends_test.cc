@@ -13,26 +13,14 @@
 
 #include "ops/nn/conv_backend.h"
 #include "tests/ops/nn/conv_backend_fixture.h"
+#include "tests/ops/nn/conv_test_shapes.h"
 #include "tests/ops/nn/nn_test_util.h"
 
 namespace tfg::conv2d_backends_test {
 namespace {
 
-struct Shape {
-  const char* name;
-  int64_t n, h, w, c, kh, kw, o, sh, sw, dh, dw;
-  bool same;
-};
-
-const Shape kShapes[] = {
-    {"cnn_first_layer", 6, 12, 12, 1, 3, 3, 32, 1, 1, 1, 1, true},
-    {"wide_channels", 5, 9, 9, 32, 3, 3, 64, 1, 1, 1, 1, true},
-    {"strided_same", 3, 11, 10, 16, 3, 3, 32, 2, 2, 1, 1, true},
-    {"valid_leftover", 2, 8, 9, 8, 3, 3, 16, 2, 2, 1, 1, false},
-    {"dilated", 3, 10, 10, 4, 3, 2, 8, 1, 1, 2, 3, true},
-    {"pointwise_strided", 4, 8, 8, 16, 1, 1, 32, 2, 2, 1, 1, false},
-    {"single_image", 1, 7, 7, 3, 5, 5, 6, 1, 1, 1, 1, true},
-};
+using Shape = test::ConvShape;
+const auto& kShapes = test::kConvShapes;
 
 struct Geom {
   int64_t oh, ow, pt, pl;
@@ -54,15 +42,7 @@ Geom GeomOf(const Shape& s) {
   return g;
 }
 
-// Values in [-1, 1) from a fixed linear congruential sequence.
-std::vector<double> Values(int64_t count, uint64_t seed) {
-  std::vector<double> v(static_cast<size_t>(count));
-  for (double& x : v) {
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    x = static_cast<double>(seed >> 40) / static_cast<double>(1ULL << 23) - 1.0;
-  }
-  return v;
-}
+std::vector<double> Values(int64_t count, uint64_t seed) { return test::LcgValues(count, seed); }
 
 struct Expected {
   std::vector<double> y, dx, df;
