@@ -104,6 +104,10 @@ void RunBiasAdd(const void* const* in, const int64_t* stride, void* out_v, int64
   const T* b = static_cast<const T*>(in[1]);
   T* out = static_cast<T*>(out_v);
   const int64_t sx = stride[0], sb = stride[1];
+  if (sx == 1 && sb == 1) {  // the usual case (the bias gathered): a loop that vectorizes
+    for (int64_t i = 0; i < n; ++i) out[i] = functor::WrapAdd(x[i], b[i]);
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) out[i] = functor::WrapAdd(x[i * sx], b[i * sb]);
 }
 
