@@ -15,8 +15,12 @@ namespace tfg::net {
 // or ::1. Anything else, 0.0.0.0 and names included, is not.
 bool IsLoopbackAddress(const std::string& address);
 
+// Who listens: a worker runs the graphs it is sent; a master (a script's
+// process with --master-listen) only takes replies and tensors.
+enum class Listener { kWorker, kMaster };
+
 // The warning for a process listening at `address`, or "" when there is
 // nothing to warn of (CURVE on, or loopback).
-std::string ExposureWarning(const std::string& address, bool curve);
+std::string ExposureWarning(const std::string& address, bool curve, Listener who = Listener::kWorker);
 
 }  // namespace tfg::net

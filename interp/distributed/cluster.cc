@@ -7,6 +7,7 @@
 
 #include "interp/distributed/liveness.h"
 #include "net/curve.h"
+#include "net/exposure.h"
 #include "net/graph_codec.h"
 #include "ops/core/cancellation.h"
 #include "interp/runtime/device_set.h"
@@ -87,6 +88,9 @@ Result<std::shared_ptr<ClusterClient>> ClusterClient::Connect(ClusterSpec spec, 
   ClusterClient* raw = c.get();
   auto on_message = [raw](net::Received& r) { raw->OnMessage(r); };
   TFG_ASSIGN_OR_RETURN(c->transport_, net::Transport::Start(c->options_.listen, on_message));
+  const std::string warning =
+      net::ExposureWarning(c->transport_->address(), net::GetNetSettings().curve, net::Listener::kMaster);
+  if (!warning.empty()) net::LogNet(warning);
   c->runs_->set_compress(net::GetNetSettings().compress_transfers);
   c->transport_->SetStalledConnectionSeconds(StalledConnectionSeconds(c->options_.heartbeat_seconds));
   c->transport_->OnRefusal(

@@ -173,6 +173,13 @@ TEST(ExposureTest, OnlyAnAddressBeyondLoopbackWithoutCurveIsWarnedOf) {
   EXPECT_NE(warning.find("any host that can reach this port"), std::string::npos) << warning;
   EXPECT_NE(warning.find("unbounded memory"), std::string::npos) << warning;
   EXPECT_NE(warning.find("--curve-keys DIR"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("can run graphs here"), std::string::npos) << warning;
+  // A master (--master-listen) takes only replies and tensors.
+  const std::string master = ExposureWarning("tcp://10.0.0.5:7001", false, tfg::net::Listener::kMaster);
+  EXPECT_NE(master.find("can send this master messages, and can make this process use unbounded memory"),
+            std::string::npos)
+      << master;
+  EXPECT_EQ(ExposureWarning("tcp://127.0.0.1:7001", false, tfg::net::Listener::kMaster), "");
 }
 
 }  // namespace
