@@ -23,7 +23,6 @@ struct GpuMemberOp {
   const char *functor;  // in tfg::functor
   int arity;
   bool integers;  // also for i32 and i64 (else f32 and f64 only)
-  bool bias;      // bias_add: operand 1 is a vector along the last dimension
 };
 
 // The op's entry when `op` on `type` has a GPU kernel that a fused kernel

@@ -122,7 +122,6 @@ class FusedElementwiseGpuKernel final : public CudaOpKernel {
       }
       gpu.functors.push_back(op->functor);
       gpu.args.push_back(m->args);
-      bias_.push_back(op->bias);
     }
     gpu.outputs.push_back(static_cast<int>(program_.members().size()) - 1);
     for (int k : program_.exports()) gpu.outputs.push_back(k);
@@ -175,7 +174,7 @@ class FusedElementwiseGpuKernel final : public CudaOpKernel {
     for (size_t k = 0; k < program_.members().size(); ++k) {
       const Member &m = *program_.members()[k];
       Result<TensorShape> s = shape_of(m.args[0]);
-      if (bias_[k]) {
+      if (m.block->shapes == ShapeRule::kBiasAdd) {
         auto layout = nn::BiasAddLayout(shape_of(m.args[0]), shape_of(m.args[1]));
         if (!layout.ok()) s = layout.status();
       } else if (m.args.size() == 2) {
@@ -191,7 +190,6 @@ class FusedElementwiseGpuKernel final : public CudaOpKernel {
   }
 
   Program program_;
-  std::vector<bool> bias_;  // per member: bias_add
   cudaKernel_t kernel_ = nullptr;
 };
 
