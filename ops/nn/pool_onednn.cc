@@ -66,15 +66,16 @@ Plan MakePlan(const Geometry& g, int64_t n) {
 // compiles kernels); past kMaxPlans the cache starts over.
 constexpr size_t kMaxPlans = 256;
 
-std::shared_ptr<const Plan> FindPlan(const Geometry& g, int64_t n) {
+std::shared_ptr<const Plan> FindPlan(const Geometry& g, int64_t n, int omp_threads) {
   static std::mutex mu;
   static std::map<std::vector<int64_t>, std::shared_ptr<const Plan>> plans;
-  std::vector<int64_t> key = {n, g.h, g.w, g.c, g.kh, g.kw, g.sh, g.sw, g.pad_top, g.pad_left, g.oh, g.ow};
+  std::vector<int64_t> key = {n, g.h, g.w, g.c, g.kh, g.kw, g.sh, g.sw, g.pad_top, g.pad_left, g.oh, g.ow, omp_threads};
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = plans.find(key);
     if (it != plans.end()) return it->second;
   }
+  SetOmpThreads(omp_threads);  // a primitive keeps the thread count it was created under
   auto plan = std::make_shared<const Plan>(MakePlan(g, n));
   std::lock_guard<std::mutex> lock(mu);
   if (plans.size() >= kMaxPlans) plans.clear();
@@ -97,9 +98,9 @@ bool MaxPoolForward(const OpKernelContext& ctx, const Geometry& g, const float* 
   if (CpuConvBackend() != ConvBackend::kOneDnn || g.n <= 0 || g.oh <= 0 || g.ow <= 0 || g.c <= 0) return false;
   return Guarded([&] {
     const Slices s = SliceBatch(ctx, g.n);
-    const auto full = FindPlan(g, s.size);
+    const auto full = FindPlan(g, s.size, s.omp_threads);
     const int64_t last_images = s.images(s.count - 1, g.n);
-    const auto last = last_images == s.size ? full : FindPlan(g, last_images);
+    const auto last = last_images == s.size ? full : FindPlan(g, last_images, s.omp_threads);
     if (!full->usable || !last->usable) return false;
     return ForEachSlice(ctx, s, [&](int64_t i, d::stream& stream) {
       const Plan& plan = i + 1 == s.count ? *last : *full;
