@@ -86,7 +86,8 @@ void CpuDevice::ParallelFor(int64_t total, int64_t cost_per_unit,
   state->total = total;
   state->block_size = (total + blocks - 1) / blocks;
   state->num_blocks = (total + state->block_size - 1) / state->block_size;
-  int64_t helpers = std::min<int64_t>(state->num_blocks - 1, num_threads_);
+  // The caller runs blocks too: num_threads_ runners in all, one per core.
+  int64_t helpers = std::min<int64_t>(state->num_blocks - 1, num_threads_ - 1);
   for (int64_t i = 0; i < helpers; ++i) {
     pool_->pool.Schedule([state] { RunBlocks(*state); });
   }

@@ -79,13 +79,19 @@ bool FitsBlasInt(const GemmShape& g, Strides ld) {
 // a full-speed product.
 constexpr int64_t kRowsPerPiece = 64;
 
-// The intra-op threads of the context's device (1 without a pool).
+// The intra-op threads of the context's device. A device without an Eigen
+// pool (tests' threaded devices) shares work out its own way; this many
+// pieces give it something to share.
+constexpr int64_t kPiecesWithoutPool = 4;
 int64_t PoolThreads(const OpKernelContext& ctx) {
-  const Eigen::ThreadPoolDevice* pool = ctx.device() != nullptr ? ctx.device()->eigen_cpu_device() : nullptr;
-  return pool != nullptr ? std::max(pool->numThreads(), 1) : 1;
+  if (ctx.device() == nullptr) return 1;
+  const Eigen::ThreadPoolDevice* pool = ctx.device()->eigen_cpu_device();
+  return pool != nullptr ? std::max(pool->numThreads(), 1) : kPiecesWithoutPool;
 }
 // Depth (k) per unit of parallel work when k is split instead.
 constexpr int64_t kDepthPerPiece = 512;
+// Columns of c per unit of parallel work when columns are split.
+constexpr int64_t kColumnsPerPiece = 256;
 
 template <typename T>
 void Avx512Block(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld) {
@@ -102,10 +108,13 @@ bool SplitsDepth(const GemmShape& g) { return g.k >= 4 * std::max(g.m, g.n) && g
 template <typename T>
 void Avx512SplitDepth(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld,
                       const OpKernelContext& ctx) {
-  const int64_t pieces = g.k / kDepthPerPiece;
+  // One range per thread: each range packs its share of both operands
+  // again, and Eigen blocks a long k well by itself.
+  const int64_t pieces = std::min(g.k / kDepthPerPiece, PoolThreads(ctx));
+  const int64_t depth = (g.k + pieces - 1) / pieces;
   std::vector<std::unique_ptr<T[]>> partials(static_cast<size_t>(pieces));
-  ctx.ParallelFor(pieces, 2 * g.m * g.n * kDepthPerPiece, [&](int64_t s, int64_t e) {
-    const int64_t k0 = s * kDepthPerPiece, k1 = e == pieces ? g.k : e * kDepthPerPiece;
+  ctx.ParallelFor(pieces, 2 * g.m * g.n * depth, [&](int64_t s, int64_t e) {
+    const int64_t k0 = s * depth, k1 = std::min(g.k, e * depth);
     const GemmShape part{g.transpose_a, g.transpose_b, g.m, g.n, k1 - k0};
     const T* a_part = g.transpose_a ? a + k0 * ld.lda : a + k0;
     const T* b_part = g.transpose_b ? b + k0 : b + k0 * ld.ldb;
@@ -127,6 +136,24 @@ void Avx512SplitDepth(const GemmShape& g, const T* a, const T* b, T beta, T* c, 
   }
 }
 
+// Too few rows of c to share out (a dense layer's input gradient, batch x
+// features): bands of c's columns instead, each packing all of op(a),
+// which is then the small operand.
+template <typename T>
+void Avx512Columns(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld, const OpKernelContext& ctx) {
+  const int64_t pieces = std::min(g.n / kColumnsPerPiece, PoolThreads(ctx));
+  if (pieces < 2) {
+    Avx512Block(g, a, b, beta, c, ld);
+    return;
+  }
+  const int64_t cols = (g.n + pieces - 1) / pieces;
+  ctx.ParallelFor(pieces, 2 * g.m * cols * g.k, [&](int64_t s, int64_t e) {
+    const int64_t c0 = s * cols, c1 = std::min(g.n, e * cols);
+    const T* b_cols = g.transpose_b ? b + c0 * ld.ldb : b + c0;
+    Avx512Block(GemmShape{g.transpose_a, g.transpose_b, g.m, c1 - c0, g.k}, a, b_cols, beta, c + c0, ld);
+  });
+}
+
 // Eigen's kernels run on the calling thread, so a large product is cut into
 // bands of c's rows (or ranges of k) spread over the intra-op pool.
 template <typename T>
@@ -144,7 +171,7 @@ void Avx512(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld
   // 8 bands of 128 rows spent about a third of a 1024^3 product repacking.
   const int64_t pieces = std::min(g.m / kRowsPerPiece, PoolThreads(*ctx));
   if (pieces < 2) {
-    Avx512Block(g, a, b, beta, c, ld);
+    Avx512Columns(g, a, b, beta, c, ld, *ctx);
     return;
   }
   const int64_t rows = (g.m + pieces - 1) / pieces;

@@ -1,6 +1,7 @@
 // tfg::Gemm on the shapes that take its different routes (row bands over
-// threads, a split of k with partial sums, Eigen's column-major result for
-// a transposed a with a long k), against a plain triple loop in double.
+// threads, column bands when c has few rows, a split of k with partial
+// sums, Eigen's column-major result for a transposed a with a long k),
+// against a plain triple loop in double.
 #include "ops/math/gemm.h"
 
 #include <gtest/gtest.h>
@@ -60,7 +61,11 @@ void CheckCase(const Case& c, T beta, const OpKernelContext* ctx) {
 const Case kCases[] = {
     {"row_bands", false, false, 300, 40, 70, 0},
     {"row_bands_bt", false, true, 260, 33, 45, 3},
+    {"column_bands", false, false, 40, 700, 50, 0},
+    {"column_bands_bt", false, true, 64, 530, 37, 4},
+    {"column_bands_both_transposed", true, true, 12, 1030, 20, 2},
     {"split_depth", true, false, 20, 12, 4096, 0},
+    {"split_depth_uneven", false, false, 8, 40, 2051, 0},
     {"split_depth_strided", true, false, 9, 32, 3000, 5},
     {"split_depth_plain_a", false, false, 16, 24, 2500, 2},
     {"column_major_result", true, false, 96, 16, 400, 0},
