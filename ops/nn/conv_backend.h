@@ -22,4 +22,14 @@ void SetCpuConvBackend(ConvBackend backend);
 // Whether this build has the oneDNN backend at all.
 bool OneDnnBuilt();
 
+// Whether the oneDNN backend may run a 3x3, stride-1 convolution (all three
+// passes) as Winograd F(4x4, 3x3): about 2.25x fewer multiplications, paid
+// for with transforms and a blocked layout, and results that differ from
+// the direct convolution's in the last bits (~2e-6 of the largest value).
+// kAuto uses it where it measured faster (conv2d_onednn.cc); the
+// environment variable TFG_CONV_WINOGRAD=0 selects kOff at startup.
+enum class WinogradPolicy { kAuto, kOff };
+WinogradPolicy CpuConvWinograd();
+void SetCpuConvWinograd(WinogradPolicy policy);
+
 }  // namespace tfg::nn

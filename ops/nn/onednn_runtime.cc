@@ -51,7 +51,7 @@ Slices SliceBatch(const OpKernelContext& ctx, int64_t n) {
 }
 
 d::memory ThreadBuffer(const d::memory::desc& md, Buffer slot) {
-  thread_local std::array<std::vector<char>, 1> buffers;
+  thread_local std::array<std::vector<char>, kBufferSlots> buffers;
   std::vector<char>& buffer = buffers[static_cast<size_t>(slot)];
   // One byte more: a zero-sized desc still gets a valid pointer.
   if (buffer.size() < md.get_size() + 1) buffer.resize(md.get_size() + 1);

@@ -75,7 +75,8 @@ inline dnnl::memory Memory(const dnnl::memory::desc& md, const float* data) {
 
 // A thread's reusable buffer of at least `md`'s size, as memory of layout
 // `md`. `slot` tells apart buffers one call needs at the same time.
-enum class Buffer { kScratchpad };
+enum class Buffer { kScratchpad, kFirstInput, kSecondInput, kOutput };
+inline constexpr size_t kBufferSlots = 4;
 dnnl::memory ThreadBuffer(const dnnl::memory::desc& md, Buffer slot);
 
 // oneDNN's "ref:" implementations are plain loops, far slower than tfg's

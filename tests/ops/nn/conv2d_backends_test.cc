@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -107,6 +109,32 @@ INSTANTIATE_TEST_SUITE_P(Backends, Conv2DBackends,
                          [](const auto& info) {
                            return std::string(info.param == nn::ConvBackend::kOneDnn ? "OneDnn" : "Reference");
                          });
+
+// The Winograd shapes run another algorithm than the direct convolution
+// (the bits differ), and both match the direct sums (MatchDirectSums runs
+// under the default policy; this runs the direct one too).
+TEST(Conv2DWinograd, RunsWhereItFitsAndMatchesTheDirectConvolution) {
+  if (!nn::OneDnnBuilt()) GTEST_SKIP() << "built without oneDNN";
+  const nn::ConvBackend saved = nn::CpuConvBackend();
+  nn::SetCpuConvBackend(nn::ConvBackend::kOneDnn);
+  const Shape& s = kShapes[std::size(kShapes) - 2];
+  ASSERT_EQ(std::string(s.name), "winograd_same");
+  const Geom g = GeomOf(s);
+  const TensorShape xs({s.n, s.h, s.w, s.c}), fs({s.kh, s.kw, s.c, s.o}), ys({s.n, g.oh, g.ow, s.o});
+  const std::vector<double> x = Values(xs.num_elements(), 4), f = Values(fs.num_elements(), 5);
+  const Tensor tx = test::MakeTensorOf(DType::kF32, x, xs), tf = test::MakeTensorOf(DType::kF32, f, fs);
+  const AttrMap attrs = {{"strides", std::vector<int64_t>{1, 1}}, {"padding", std::string("SAME")}};
+  const Tensor winograd = test::Eval("conv2d", {tx, tf}, attrs);
+  nn::SetCpuConvWinograd(nn::WinogradPolicy::kOff);
+  const Tensor direct = test::Eval("conv2d", {tx, tf}, attrs);
+  nn::SetCpuConvWinograd(nn::WinogradPolicy::kAuto);
+  nn::SetCpuConvBackend(saved);
+  const std::vector<double> sums = Direct(s, g, x, f, std::vector<double>(static_cast<size_t>(ys.num_elements()))).y;
+  const double tol = 1e-6 * static_cast<double>(s.kh * s.kw * s.c) + 1e-5;
+  test::ExpectTensorNear(winograd, sums, ys, tol);
+  test::ExpectTensorNear(direct, sums, ys, tol);
+  EXPECT_NE(std::memcmp(winograd.data<float>(), direct.data<float>(), static_cast<size_t>(ys.num_elements()) * 4), 0);
+}
 
 // Selecting oneDNN in a build without it leaves the reference in use.
 TEST(Conv2DBackendSwitch, FallsBackWithoutOneDnn) {
