@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "interp/runtime/fuse_conv.h"
+#include "interp/runtime/fuse_pool_relu_grad.h"
 #include "interp/runtime/fuse_elementwise.h"
 #include "interp/runtime/optimizer_passes.h"
 #include "interp/runtime/run_signature.h"
@@ -334,11 +335,14 @@ Result<OptimizedGraph> OptimizeGraph(const Graph& graph, const std::vector<Outpu
   FuseResult fused;
   if (options.fuse_elementwise) {
     // Not under --check-numerics: a NaN the convolution made would be
-    // reported (or hidden by the ReLU) at the fused node, not the conv2d.
-    // Not on a placed graph either (fuse_target set): the fused convolution
-    // has a CPU kernel only.
+    // reported (or hidden by the ReLU) at the fused node, not the conv2d
+    // (so too the max_pool_grad's under its relu_grad). Not on a placed
+    // graph either (fuse_target set): both fused ops have CPU kernels only.
     if (!options.check_numerics && !options.fuse_target) {
       TFG_ASSIGN_OR_RETURN(fused, FuseConvBiasActivation(*mid.graph, mid.fetches, mid.targets));
+      TFG_ASSIGN_OR_RETURN(FuseResult pools, FuseMaxPoolReluGrad(*mid.graph, mid.fetches, mid.targets));
+      fused.groups += pools.groups;
+      fused.members += pools.members;
     }
     if (fused.groups > 0) {
       // Drop the conv chains' members before the elementwise pass sees

@@ -6,6 +6,9 @@
 //   max_pool_grad(input, out_backprop)  -> d input: out_backprop added at each argmax
 //   max_pool_grad_grad(input, grad)     -> grad read at each argmax (pooled shape)
 // The two are adjoint in their second operand, so each is the other's gradient.
+//   max_pool_relu_grad(input, out_backprop) -> relu_grad(max_pool_grad(...), input)
+// is the pair in one pass, made by the plan's pooling fusion
+// (interp/runtime/fuse_pool_relu_grad.h) where max_pool read a relu.
 // f32 max_pool runs on oneDNN when it is built in (ops/nn/pool_onednn.h,
 // which says why its gradient does not), the loops of
 // ops/nn/max_pool_loops.h otherwise and whenever it declines.
@@ -39,8 +42,8 @@ void MaxPoolForward(const OpKernelContext& ctx, const Geometry& g, const T* x, T
 
 // Windows of one image may overlap, so images are the units of parallel work.
 template <typename T>
-void MaxPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, const T* dy, T* dx) {
-  const auto backward = PoolLoops<T>().backward;
+void MaxPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, const T* dy, T* dx, bool relu) {
+  const auto backward = relu ? PoolLoops<T>().backward_relu : PoolLoops<T>().backward;
   ctx.ParallelFor(g.n, nn::PoolWork(g, g.oh * g.ow), [&](int64_t s, int64_t e) { backward(g, x, dy, dx, s, e); });
 }
 
@@ -67,12 +70,13 @@ Result<PoolRun> PlanMaxPool(std::string_view op, MaxPoolMode mode, const WindowA
   PoolRun run;
   TFG_ASSIGN_OR_RETURN(run.g, ComputeGeometry(op, input, attrs.ksize[0], attrs.ksize[1], attrs));
   run.pooled = TensorShape({run.g.n, run.g.oh, run.g.ow, run.g.c});
-  run.out = mode == MaxPoolMode::kGrad ? input : run.pooled;
+  const bool grad = mode == MaxPoolMode::kGrad || mode == MaxPoolMode::kGradRelu;
+  run.out = grad ? input : run.pooled;
   if (mode == MaxPoolMode::kForward) return run;
-  const TensorShape& expected = mode == MaxPoolMode::kGrad ? run.pooled : input;
+  const TensorShape& expected = grad ? run.pooled : input;
   if (*second != expected) {
     return InvalidArgument("{}: {} has shape {} but expected {} for input {}", op,
-                           mode == MaxPoolMode::kGrad ? "out_backprop" : "grad", second->ToString(),
+                           grad ? "out_backprop" : "grad", second->ToString(),
                            expected.ToString(), input.ToString());
   }
   return run;
@@ -105,8 +109,9 @@ class MaxPoolKernel final : public OpKernel {
         if (!OneDnnMaxPool<C>(ctx, g, in.get(), y.get())) {
           MaxPoolForward<C>(ctx, g, in.get(), y.get());
         }
-      } else if constexpr (kMode == nn::MaxPoolMode::kGrad) {
-        MaxPoolBackward<C>(ctx, g, in.get(), nn::FloatView<C>(ctx.input(1)).get(), y.get());
+      } else if constexpr (kMode == nn::MaxPoolMode::kGrad || kMode == nn::MaxPoolMode::kGradRelu) {
+        MaxPoolBackward<C>(ctx, g, in.get(), nn::FloatView<C>(ctx.input(1)).get(), y.get(),
+                           kMode == nn::MaxPoolMode::kGradRelu);
       } else {
         MaxPoolGather<C>(ctx, g, in.get(), nn::FloatView<C>(ctx.input(1)).get(), y.get());
       }
@@ -154,9 +159,17 @@ TFG_REGISTER_OP(nn::PoolOpDef("max_pool_grad_grad", "grad",
                        "gradient of max_pool_grad with respect to out_backprop.")
                     .SetShapeFn(GradGradShapeFn)
                     .SetGradFn([](GradContext& g) { return RouteGrad(g, "max_pool_grad", 1); }));
+TFG_REGISTER_OP(nn::PoolOpDef("max_pool_relu_grad", "out_backprop",
+                       "relu_grad(max_pool_grad(input, out_backprop), input) in one pass: each window's "
+                       "out_backprop goes to the window's first maximum of `input` when that maximum is > 0. "
+                       "Made by the pooling fusion of a plan where max_pool read a relu's result.")
+                    .SetShapeFn(nn::PoolGradShapeFn)
+                    .NoGradient("built after gradients, by the plan's pooling fusion"));
 TFG_REGISTER_KERNEL(KernelDef("max_pool", DeviceType::kCpu).Create<MaxPoolKernel<nn::MaxPoolMode::kForward>>());
 TFG_REGISTER_KERNEL(KernelDef("max_pool_grad", DeviceType::kCpu).Create<MaxPoolKernel<nn::MaxPoolMode::kGrad>>());
 TFG_REGISTER_KERNEL(
     KernelDef("max_pool_grad_grad", DeviceType::kCpu).Create<MaxPoolKernel<nn::MaxPoolMode::kGradGrad>>());
+TFG_REGISTER_KERNEL(
+    KernelDef("max_pool_relu_grad", DeviceType::kCpu).Create<MaxPoolKernel<nn::MaxPoolMode::kGradRelu>>());
 
 }  // namespace tfg

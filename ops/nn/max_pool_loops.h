@@ -1,7 +1,7 @@
-// The CPU loops of max_pool, max_pool_grad and max_pool_grad_grad, compiled
-// twice: for the baseline instruction set (max_pool_loops.cc) and for
-// AVX-512 (max_pool_avx512.cc), whose wider vectors take 16 floats per
-// instruction. BestMaxPoolLoops picks the AVX-512 copy when the CPU has it.
+// The CPU loops of max_pool, max_pool_grad (and max_pool_relu_grad) and
+// max_pool_grad_grad, compiled twice: for the baseline instruction set
+// (max_pool_loops.cc) and for AVX-512 (max_pool_avx512.cc), whose wider
+// vectors take 16 floats per instruction. BestMaxPoolLoops picks the AVX-512 copy when the CPU has it.
 // Both copies compute every element bit for bit alike: each lane runs the
 // same comparisons in the same order, only more lanes at once.
 #pragma once
@@ -20,6 +20,9 @@ struct Loops {
   // dx = dy routed to each window's argmax; units are images (n), since
   // the windows of one image may overlap.
   void (*backward)(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e);
+  // backward with relu_grad folded in: routed only where the window's
+  // maximum is > 0 (max_pool_relu_grad).
+  void (*backward_relu)(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e);
   // out = grad read at each window's argmax; units are rows of output.
   void (*gather)(const Geometry& g, const T* x, const T* grad, T* out, int64_t s, int64_t e);
 };

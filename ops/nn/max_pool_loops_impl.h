@@ -87,9 +87,14 @@ inline void WithTapCount(int64_t n, F&& f) {
 }
 
 // Per lane of the pack at `image` (already offset by its first channel):
-// the index into taps[0, n) of the first maximum.
+// the index into taps[0, n) of the first maximum, and the maximum.
+template <typename P>
+struct Argmax {
+  typename P::Index tap;
+  typename P::V max;
+};
 template <typename P, int64_t kTaps, typename T>
-inline typename P::Index PackArgmax(const T* image, const int64_t* taps, int64_t n) {
+inline Argmax<P> PackArgmax(const T* image, const int64_t* taps, int64_t n) {
   using V = typename P::V;
   using Index = typename P::Index;
   const int64_t count = kTaps ? kTaps : n;
@@ -101,7 +106,7 @@ inline typename P::Index PackArgmax(const T* image, const int64_t* taps, int64_t
     best = take ? v : best;
     tap = take ? Index{} + static_cast<typename P::Lane>(t) : tap;
   }
-  return tap;
+  return {tap, best};
 }
 
 // The pack's maximum over the taps (no argmax needed).
@@ -117,15 +122,34 @@ inline void PackMax(const T* image, const int64_t* taps, int64_t n, T* out) {
   Store<P>(out, best);
 }
 
+// v where m > 0, else 0 (so 0 where m is NaN). On vectors a bitwise and
+// with the comparison's lane mask: written as a vector ?:, the AVX-512
+// copy of max_pool_relu_grad took 2.2x max_pool_grad's time
+// (build/max_pool_bench); this way, the same time.
+template <typename P>
+inline typename P::V KeepWherePositive(typename P::V v, typename P::V m) {
+  using V = typename P::V;
+  if constexpr (std::is_arithmetic_v<V>) {
+    return m > V{} * 0 ? v : V{} * 0;
+  } else {
+    using Index = typename P::Index;
+    return reinterpret_cast<V>(reinterpret_cast<Index>(v) & (m > V{} * 0));
+  }
+}
+
 // Routes d (one pack of out_backprop) to each lane's argmax tap of dimage.
 // Every tap is written, so when windows are disjoint (kAssign) the taps
-// need no zeroing beforehand; overlapping windows accumulate.
-template <bool kAssign, typename P, int64_t kTaps, typename T>
+// need no zeroing beforehand; overlapping windows accumulate. kPositive
+// (relu_grad folded in): only where that maximum is > 0, so never for a
+// NaN one.
+template <bool kAssign, bool kPositive, typename P, int64_t kTaps, typename T>
 inline void PackRoute(const T* image, T* dimage, const int64_t* taps, int64_t n, const T* d) {
   using V = typename P::V;
   const int64_t count = kTaps ? kTaps : n;
-  const auto tap = PackArgmax<P, kTaps>(image, taps, n);
-  const V dv = Load<P>(d);
+  const Argmax<P> arg = PackArgmax<P, kTaps>(image, taps, n);
+  const auto tap = arg.tap;
+  V dv = Load<P>(d);
+  if constexpr (kPositive) dv = KeepWherePositive<P>(dv, arg.max);
   for (int64_t t = 0; t < count; ++t) {
     T* dst = dimage + taps[t];
     const V routed = tap == static_cast<typename P::Lane>(t) ? dv : V{} * 0;
@@ -138,7 +162,7 @@ template <typename P, int64_t kTaps, typename T>
 inline void PackGather(const T* image, const T* grad, const int64_t* taps, int64_t n, T* out) {
   using V = typename P::V;
   const int64_t count = kTaps ? kTaps : n;
-  const auto tap = PackArgmax<P, kTaps>(image, taps, n);
+  const auto tap = PackArgmax<P, kTaps>(image, taps, n).tap;
   V picked = Load<P>(grad + taps[0]);
   for (int64_t t = 1; t < count; ++t) {
     picked = tap == static_cast<typename P::Lane>(t) ? Load<P>(grad + taps[t]) : picked;
@@ -193,7 +217,7 @@ inline bool TilingWindows(const Geometry& g) {
          g.oh >= g.h / g.sh + (g.h % g.sh != 0) && g.ow >= g.w / g.sw + (g.w % g.sw != 0);
 }
 
-template <bool kAssign, typename T>
+template <bool kAssign, bool kPositive, typename T>
 void BackwardImages(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e) {
   std::vector<int64_t> taps(static_cast<size_t>(PoolWindowPixels(g)));
   for (int64_t b = s; b < e; ++b) {
@@ -205,20 +229,20 @@ void BackwardImages(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s
       const T* d = dy + (b * g.oh * g.ow + p) * g.c;
       WithTapCount(n, [&](auto count) {
         ForEachPack<T>(g.c, [&](int64_t c0, auto pack) {
-          PackRoute<kAssign, decltype(pack), decltype(count)::value>(image + c0, dimage + c0, taps.data(), n,
-                                                                      d + c0);
+          PackRoute<kAssign, kPositive, decltype(pack), decltype(count)::value>(image + c0, dimage + c0,
+                                                                                 taps.data(), n, d + c0);
         });
       });
     }
   }
 }
 
-template <typename T>
+template <typename T, bool kPositive>
 void Backward(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e) {
   if (DisjointWindows(g)) {
-    BackwardImages<true>(g, x, dy, dx, s, e);
+    BackwardImages<true, kPositive>(g, x, dy, dx, s, e);
   } else {
-    BackwardImages<false>(g, x, dy, dx, s, e);
+    BackwardImages<false, kPositive>(g, x, dy, dx, s, e);
   }
 }
 
@@ -241,8 +265,8 @@ void Gather(const Geometry& g, const T* x, const T* grad, T* out, int64_t s, int
 }
 
 inline LoopSet MakeLoopSet(const char* isa) {
-  return {isa, {&Forward<float>, &Backward<float>, &Gather<float>},
-          {&Forward<double>, &Backward<double>, &Gather<double>}};
+  return {isa, {&Forward<float>, &Backward<float, false>, &Backward<float, true>, &Gather<float>},
+          {&Forward<double>, &Backward<double, false>, &Backward<double, true>, &Gather<double>}};
 }
 
 }  // namespace tfg::nn::max_pool_loops::TFG_POOL_NS

@@ -23,6 +23,7 @@ enum class MaxPoolMode {
   kForward,   // max_pool(input): out is pooled
   kGrad,      // max_pool_grad(input, out_backprop): out_backprop is pooled, out is input
   kGradGrad,  // max_pool_grad_grad(input, grad): grad is input, out is pooled
+  kGradRelu,  // max_pool_relu_grad(input, out_backprop): as kGrad, where the window's maximum is > 0
 };
 // `second` is input 1 (null for kForward). Errors (InvalidArgument,
 // naming `op`): an input that is not 4-D, a VALID window larger than it,

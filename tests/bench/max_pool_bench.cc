@@ -1,6 +1,7 @@
 // The compiled copies of the max_pool loops (ops/nn/max_pool_loops.h) side
 // by side on the Fashion-MNIST CNN's two pooling layers (batch 64, 2x2
-// windows, stride 2): max_pool, max_pool_grad and max_pool_grad_grad on one
+// windows, stride 2): max_pool, max_pool_grad, max_pool_relu_grad and
+// max_pool_grad_grad on one
 // thread, each copy timed in the same process, alternating, best of
 // several, so the ratio holds on a shared machine. Run by hand when
 // changing the loops:
@@ -26,7 +27,7 @@ struct Layer {
 const Layer kLayers[] = {{"cnn pool1 64x28x28x32", 28, 32}, {"cnn pool2 64x14x14x64", 14, 64}};
 
 struct Times {
-  double forward = 1e30, backward = 1e30, gather = 1e30;
+  double forward = 1e30, backward = 1e30, backward_relu = 1e30, gather = 1e30;
 };
 
 struct Buffers {
@@ -38,6 +39,8 @@ void TimeOnce(const loops::Loops<float>& run, const nn::Geometry& g, Buffers& b,
   t.forward = std::min(t.forward, BestSeconds(reps, [&] { run.forward(g, b.x.data(), b.y.data(), 0, g.n * g.oh); }));
   t.backward =
       std::min(t.backward, BestSeconds(reps, [&] { run.backward(g, b.x.data(), b.dy.data(), b.dx.data(), 0, g.n); }));
+  t.backward_relu = std::min(
+      t.backward_relu, BestSeconds(reps, [&] { run.backward_relu(g, b.x.data(), b.dy.data(), b.dx.data(), 0, g.n); }));
   t.gather = std::min(t.gather,
                       BestSeconds(reps, [&] { run.gather(g, b.x.data(), b.dx.data(), b.y.data(), 0, g.n * g.oh); }));
 }
@@ -66,9 +69,11 @@ void BenchLayer(const Layer& layer, const std::vector<const loops::LoopSet*>& se
   for (size_t s = 0; s < sets.size(); ++s) {
     const bool same = std::memcmp(buffers[s].dx.data(), buffers[0].dx.data(), buffers[0].dx.size() * 4) == 0 &&
                       std::memcmp(buffers[s].y.data(), buffers[0].y.data(), buffers[0].y.size() * 4) == 0;
-    fmt::print("{:24} {:9} max_pool {:.3f} ms  max_pool_grad {:.3f} ms ({:.2f}x)  max_pool_grad_grad {:.3f} ms{}\n",
-               layer.name, sets[s]->isa, times[s].forward * 1e3, times[s].backward * 1e3,
-               times[0].backward / times[s].backward, times[s].gather * 1e3, same ? "" : "  OUTPUTS DIFFER");
+    fmt::print(
+        "{:24} {:9} max_pool {:.3f} ms  max_pool_grad {:.3f} ms ({:.2f}x)  max_pool_relu_grad {:.3f} ms  "
+        "max_pool_grad_grad {:.3f} ms{}\n",
+        layer.name, sets[s]->isa, times[s].forward * 1e3, times[s].backward * 1e3, times[0].backward / times[s].backward,
+        times[s].backward_relu * 1e3, times[s].gather * 1e3, same ? "" : "  OUTPUTS DIFFER");
   }
 }
 

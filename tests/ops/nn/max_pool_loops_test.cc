@@ -49,12 +49,13 @@ const Shape kShapes[] = {
 template <typename T>
 struct Reference {
   std::vector<T> y, dx, gathered;
+  std::vector<T> relu_dx;  // relu_grad(dx, x): dx where x > 0, else 0
 };
 
 template <typename T>
 Reference<T> Plain(const Shape& s, const std::vector<T>& x, const std::vector<T>& dy, const std::vector<T>& grad,
                    int64_t oh, int64_t ow, int64_t pad_top, int64_t pad_left) {
-  Reference<T> r{std::vector<T>(dy.size()), std::vector<T>(x.size(), T(0)), std::vector<T>(dy.size())};
+  Reference<T> r{std::vector<T>(dy.size()), std::vector<T>(x.size(), T(0)), std::vector<T>(dy.size()), {}};
   for (int64_t b = 0; b < s.n; ++b)
     for (int64_t i = 0; i < oh; ++i)
       for (int64_t j = 0; j < ow; ++j)
@@ -71,6 +72,8 @@ Reference<T> Plain(const Shape& s, const std::vector<T>& x, const std::vector<T>
           r.dx[best] += dy[out];
           r.gathered[out] = grad[best];
         }
+  r.relu_dx.resize(x.size());
+  for (size_t i = 0; i < x.size(); ++i) r.relu_dx[i] = x[i] > T(0) ? r.dx[i] : T(0);
   return r;
 }
 
@@ -125,16 +128,19 @@ void CheckLoops(const loops::LoopSet& set, const Shape& s, T special) {
   const Reference<T> want = Plain(s, x, dy, grad, oh, ow, pad_top, pad_left);
   const loops::Loops<T>& run = loops::LoopsFor<T>(set);
   // Stale values in every output, which the loops must overwrite.
-  std::vector<T> y(dy.size(), T(77)), dx(x.size(), T(77)), gathered(dy.size(), T(77));
+  std::vector<T> y(dy.size(), T(77)), dx(x.size(), T(77)), gathered(dy.size(), T(77)), relu_dx(x.size(), T(77));
   // Two slices, as a ParallelFor on two threads would run them.
   run.forward(*g, x.data(), y.data(), 0, 1);
   run.forward(*g, x.data(), y.data(), 1, s.n * oh);
   run.backward(*g, x.data(), dy.data(), dx.data(), 0, s.n);
+  run.backward_relu(*g, x.data(), dy.data(), relu_dx.data(), 0, 1);
+  run.backward_relu(*g, x.data(), dy.data(), relu_dx.data(), 1, s.n);
   run.gather(*g, x.data(), grad.data(), gathered.data(), 0, s.n * oh - 1);
   run.gather(*g, x.data(), grad.data(), gathered.data(), s.n * oh - 1, s.n * oh);
   ExpectSameBits(y, want.y, "max_pool");
   ExpectSameBits(dx, want.dx, "max_pool_grad");
   ExpectSameBits(gathered, want.gathered, "max_pool_grad_grad");
+  ExpectSameBits(relu_dx, want.relu_dx, "max_pool_relu_grad");
 }
 
 std::vector<const loops::LoopSet*> CompiledSets() {

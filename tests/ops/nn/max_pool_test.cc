@@ -90,6 +90,12 @@ TEST_P(MaxPool, ForwardAndGradientMatchNumPy) {
     // max_pool_grad_grad reads its second operand at each window's argmax:
     // reading x itself there gives the maxima.
     ExpectTensorNear(test::Eval("max_pool_grad_grad", {x, x}, Attrs(c)), c.y_vals, TensorShape(c.y), Tol(dt));
+    // max_pool_relu_grad is relu_grad(max_pool_grad(x, dy), x): the
+    // gradient kept where x > 0.
+    const std::vector<double> xs = test::ToDoubles(x);
+    std::vector<double> relu_dx = c.dx_vals;
+    for (size_t i = 0; i < relu_dx.size(); ++i) relu_dx[i] = xs[i] > 0 ? relu_dx[i] : 0.0;
+    ExpectTensorNear(test::Eval("max_pool_relu_grad", {x, dy}, Attrs(c)), relu_dx, TensorShape(c.x), Tol(dt));
   }
 }
 

@@ -1,0 +1,29 @@
+// Pooling fusion, a rewrite of OptimizeGraph (graph_optimizer.h) that runs
+// with the convolution fusion (fuse_conv.h): where max_pool read a relu's
+// result, its gradient is
+//   relu_grad(max_pool_grad(x, dy), x)
+// and becomes one `max_pool_relu_grad(x, dy)` node (ops/nn/max_pool.cc),
+// which routes each window's dy to its maximum only when that maximum is
+// > 0: one pass over the image-sized gradient instead of two, and the
+// largest such pass of a convolutional layer's backward step. The same
+// bits as the pair (relu_grad keeps dy where x > 0, and the routed
+// position holds the window's maximum). Only where nothing else sees the
+// max_pool_grad's value (its one use is the relu_grad's, not fetched), the
+// relu_grad masks by the max_pool_grad's own input, no member has control
+// edges or is a run target, and both sit on the same device.
+#pragma once
+
+#include <vector>
+
+#include "interp/runtime/fuse_elementwise.h"
+#include "ops/core/graph.h"
+
+namespace tfg {
+
+// Adds the fused nodes to `g` and moves every use of each pair's relu_grad
+// (consumers and `fetches`) to its fused node; the members are left
+// without users for the caller to prune. Off with the convolution fusion
+// (TFG_FUSE_CONV=0).
+Result<FuseResult> FuseMaxPoolReluGrad(Graph& g, std::vector<Output>& fetches, const std::vector<Node*>& targets);
+
+}  // namespace tfg

@@ -1,0 +1,136 @@
+// The pooling fusion pass (interp/runtime/fuse_pool_relu_grad.h) through
+// OptimizeGraph and whole runs: the gradient of max_pool over a relu
+// becomes one max_pool_relu_grad node with the unfused run's bits (on
+// values with ties, zeros and negatives, so that many windows' maximum is
+// 0), and stays apart where the max_pool_grad's value is fetched, the
+// relu_grad masks by another tensor, or under --check-numerics.
+#include "interp/runtime/fuse_pool_relu_grad.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "devices/cpu/cpu_device.h"
+#include "interp/runtime/graph_optimizer.h"
+#include "interp/runtime/session.h"
+#include "ops/autodiff/gradients.h"
+#include "tests/interp/runtime/graph_test_util.h"
+
+namespace tfg {
+namespace {
+
+class FusePoolReluGradTest : public ::testing::Test {
+ protected:
+  Output Placeholder(const std::string& name, PartialShape shape) {
+    return test::AddNode(g_, "placeholder", {}, {{"dtype", DType::kF32}, {"shape", std::move(shape)}}, name)
+        ->output(0);
+  }
+  Output Op(const std::string& op, std::vector<Output> in, AttrMap attrs = {}) {
+    NodeSpec spec;
+    spec.op = op;
+    spec.inputs = std::move(in);
+    spec.attrs = std::move(attrs);
+    auto r = g_.AddNode(std::move(spec));
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? (*r)->output(0) : Output{};
+  }
+  // x [?, 6, 6, 5] -> relu -> max_pool (3x3 windows, stride 2, SAME: they
+  // overlap) -> loss = sum(pooled * w), and d loss / d x.
+  struct Net {
+    Output x, w, relu, pooled, loss, dx;
+  };
+  Net Build() {
+    Net n;
+    n.x = Placeholder("x", PartialShape({-1, 6, 6, 5}));
+    n.w = Placeholder("w", PartialShape({-1, 3, 3, 5}));
+    n.relu = Op("relu", {n.x});
+    n.pooled = Op("max_pool", {n.relu}, {{"ksize", std::vector<int64_t>{3, 3}},
+                                         {"strides", std::vector<int64_t>{2, 2}},
+                                         {"padding", std::string("SAME")}});
+    n.loss = Op("sum", {Op("mul", {n.pooled, n.w})});
+    auto grads = AddGradients(g_, {n.loss}, {n.x}, {}, SourceSpan{});
+    EXPECT_TRUE(grads.ok()) << grads.status().ToString();
+    if (grads.ok()) n.dx = (*grads)[0];
+    return n;
+  }
+  Result<OptimizedGraph> Optimize(std::vector<Output> fetches, bool check_numerics = false) {
+    OptimizeOptions options;
+    options.check_numerics = check_numerics;
+    return OptimizeGraph(g_, {}, fetches, {}, options, &cpu_);
+  }
+  static int Count(const Graph& g, const std::string& op) {
+    int n = 0;
+    for (const auto& node : g.nodes()) n += node->op_name() == op;
+    return n;
+  }
+  // Few distinct values, half of them <= 0.
+  static Tensor Values(TensorShape shape, int64_t mul, int64_t mod, float offset) {
+    std::vector<float> v(static_cast<size_t>(shape.num_elements()));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(static_cast<int64_t>(i) * mul % mod) + offset;
+    return Tensor::FromVector(v, std::move(shape));
+  }
+  Result<std::vector<Tensor>> Run(const Net& n, std::vector<Output> fetches, bool optimize) {
+    SessionOptions o;
+    o.optimize = optimize;
+    o.intra_op_threads = 2;
+    Session s(&g_, o);
+    return s.Run({{n.x, Values(TensorShape({3, 6, 6, 5}), 7, 5, -2.0f)},
+                  {n.w, Values(TensorShape({3, 3, 3, 5}), 11, 13, -6.5f)}},
+                 fetches, {});
+  }
+
+  Graph g_;
+  CpuDevice cpu_{1};
+};
+
+TEST_F(FusePoolReluGradTest, ThePairBecomesOneNodeWithTheUnfusedBits) {
+  Net n = Build();
+  auto o = Optimize({n.dx});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(Count(*o->graph, "max_pool_relu_grad"), 1);
+  EXPECT_EQ(Count(*o->graph, "max_pool_grad") + Count(*o->graph, "relu_grad"), 0);
+  EXPECT_EQ(o->fetches[0].node->op_name(), "max_pool_relu_grad");
+  EXPECT_EQ(o->fetches[0].node->output_shapes()[0], PartialShape({-1, 6, 6, 5}));
+  auto fused = Run(n, {n.dx}, true);
+  auto plain = Run(n, {n.dx}, false);
+  ASSERT_TRUE(fused.ok()) << fused.status().ToString();
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  const Tensor &a = (*fused)[0], &b = (*plain)[0];
+  ASSERT_EQ(a.shape(), b.shape());
+  EXPECT_EQ(std::memcmp(a.data<float>(), b.data<float>(), static_cast<size_t>(a.num_elements()) * 4), 0);
+  // Not all zero: some windows' maximum is positive.
+  int nonzero = 0;
+  for (int64_t i = 0; i < a.num_elements(); ++i) nonzero += a.data<float>()[i] != 0.0f;
+  EXPECT_GT(nonzero, 10);
+}
+
+TEST_F(FusePoolReluGradTest, AFetchedPoolGradientIsNotFused) {
+  Net n = Build();
+  Node* relu_grad = n.dx.node;
+  ASSERT_EQ(relu_grad->op_name(), "relu_grad");
+  auto o = Optimize({n.dx, relu_grad->inputs()[0]});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(Count(*o->graph, "max_pool_relu_grad"), 0);
+  EXPECT_EQ(Count(*o->graph, "max_pool_grad"), 1);
+}
+
+TEST_F(FusePoolReluGradTest, AReluGradMaskingByAnotherTensorIsNotFused) {
+  Net n = Build();
+  const Output routed = n.dx.node->inputs()[0];
+  const Output other = Op("relu_grad", {routed, n.x});  // masks by x, not by the pool's input
+  auto o = Optimize({other});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(Count(*o->graph, "max_pool_relu_grad"), 0);
+}
+
+TEST_F(FusePoolReluGradTest, CheckNumericsLeavesThePairAlone) {
+  Net n = Build();
+  auto o = Optimize({n.dx}, /*check_numerics=*/true);
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(Count(*o->graph, "max_pool_relu_grad"), 0);
+  EXPECT_EQ(Count(*o->graph, "max_pool_grad"), 1);
+}
+
+}  // namespace
+}  // namespace tfg
