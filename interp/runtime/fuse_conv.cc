@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "interp/runtime/fusion_scope.h"
 #include "interp/runtime/redirect_uses.h"
 #include "ops/math/fused/member_spans.h"
 
@@ -24,16 +25,7 @@ struct Chain {
 class ConvFuser {
  public:
   ConvFuser(Graph& g, const std::vector<Output>& fetches, const std::vector<Node*>& targets)
-      : g_(g), n_(g.num_nodes()), users_(n_), blocked_(n_, 0), fetched_(n_, 0), member_(n_, 0) {
-    // One entry per input edge, so a value used twice by one node counts twice.
-    for (const auto& node : g.nodes()) {
-      for (const Output& in : node->inputs()) users_[in.node->id()].push_back(node.get());
-      for (const Node* c : node->control_inputs()) blocked_[c->id()] = 1;
-      if (!node->control_inputs().empty()) blocked_[node->id()] = 1;
-    }
-    for (const Output& f : fetches) fetched_[f.node->id()] = 1;
-    for (const Node* t : targets) blocked_[t->id()] = 1;
-  }
+      : g_(g), n_(g.num_nodes()), scope_(g, fetches, targets), member_(n_, 0) {}
 
   // Chains in conv2d id order: a chain whose input is an earlier chain's
   // last node reads that chain's fused node.
@@ -62,19 +54,17 @@ class ConvFuser {
   }
 
  private:
-  static std::string DeviceOf(const Node& n) { return n.requested_device() + "|" + n.assigned_device(); }
-
   // A node the chain may take: f32 out, not blocked, on the conv's device.
   bool Takes(const Node& n, const char* op, const Node& conv) const {
-    return n.op_name() == op && !blocked_[n.id()] && n.id() < n_ && n.num_outputs() == 1 &&
-           n.output_types()[0] == DType::kF32 && DeviceOf(n) == DeviceOf(conv);
+    return n.op_name() == op && !scope_.blocked[n.id()] && n.id() < n_ && n.num_outputs() == 1 &&
+           n.output_types()[0] == DType::kF32 && OnSameDevice(n, conv);
   }
 
   // The only user of `n`'s value (through input `index` of it), or null
   // when it has others, is fetched, or has none.
   const Node* SoleUser(const Node& n, int index) const {
-    const auto& users = users_[n.id()];
-    if (fetched_[n.id()] || users.size() != 1) return nullptr;
+    const auto& users = scope_.users[n.id()];
+    if (scope_.fetched[n.id()] || users.size() != 1) return nullptr;
     const Node* u = users.front();
     return u->inputs()[index].node == &n ? u : nullptr;
   }
@@ -105,25 +95,14 @@ class ConvFuser {
     std::vector<int64_t> spans = {fused::InternSpan(c.conv->span()), fused::InternSpan(c.bias_add->span())};
     if (c.relu != nullptr) spans.push_back(fused::InternSpan(c.relu->span()));
     spec.attrs["spans"] = spans;
-    spec.name = last.name() + "/fused";
-    spec.device = last.requested_device();
     spec.span = last.span();
-    auto node = g_.AddNode(std::move(spec));
-    if (!node.ok()) {
-      Status s = node.status();
-      return s.Prepend("fusing a convolution: ");
-    }
-    if (!last.assigned_device().empty()) (*node)->set_assigned_device(last.assigned_device());
-    // A shape the script refined (set_shape) stays part of the contract.
-    Status refined = (*node)->RefineOutputShape(0, last.output_shapes()[0]);
-    if (!refined.ok()) return refined.WithSpan(last.span());
-    return *node;
+    return AddFusedNode(g_, std::move(spec), last, "fusing a convolution");
   }
 
   Graph& g_;
   const int n_;  // nodes before fusion; fused nodes come after
-  std::vector<std::vector<const Node*>> users_;
-  std::vector<char> blocked_, fetched_, member_;
+  const FusionScope scope_;
+  std::vector<char> member_;
   std::vector<Chain> chains_;
   std::unordered_map<int, Output> replacement_;  // a chain's last node id -> its fused node's output
 };

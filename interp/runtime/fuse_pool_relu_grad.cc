@@ -1,9 +1,9 @@
 #include "interp/runtime/fuse_pool_relu_grad.h"
 
-#include <string>
 #include <unordered_map>
 
 #include "interp/runtime/fuse_conv.h"
+#include "interp/runtime/fusion_scope.h"
 #include "interp/runtime/redirect_uses.h"
 
 namespace tfg {
@@ -19,16 +19,7 @@ struct Pair {
 class PoolReluGradFuser {
  public:
   PoolReluGradFuser(Graph& g, const std::vector<Output>& fetches, const std::vector<Node*>& targets)
-      : g_(g), n_(g.num_nodes()), uses_(n_, 0), blocked_(n_, 0), fetched_(n_, 0), member_(n_, 0) {
-    // One count per input edge, so a value used twice by one node counts twice.
-    for (const auto& node : g.nodes()) {
-      for (const Output& in : node->inputs()) ++uses_[in.node->id()];
-      for (const Node* c : node->control_inputs()) blocked_[c->id()] = 1;
-      if (!node->control_inputs().empty()) blocked_[node->id()] = 1;
-    }
-    for (const Output& f : fetches) fetched_[f.node->id()] = 1;
-    for (const Node* t : targets) blocked_[t->id()] = 1;
-  }
+      : g_(g), n_(g.num_nodes()), scope_(g, fetches, targets), member_(n_, 0) {}
 
   void FindPairs() {
     for (int id = 0; id < n_; ++id) {
@@ -52,10 +43,8 @@ class PoolReluGradFuser {
   }
 
  private:
-  static std::string DeviceOf(const Node& n) { return n.requested_device() + "|" + n.assigned_device(); }
-
   bool Free(const Node& n, const char* op, size_t inputs) const {
-    return n.op_name() == op && n.inputs().size() == inputs && n.num_outputs() == 1 && !blocked_[n.id()];
+    return n.op_name() == op && n.inputs().size() == inputs && n.num_outputs() == 1 && !scope_.blocked[n.id()];
   }
 
   bool Match(Node& relu_grad, Pair& p) const {
@@ -63,12 +52,13 @@ class PoolReluGradFuser {
     const Output& routed = relu_grad.inputs()[0];
     const Output& mask = relu_grad.inputs()[1];
     Node* pool_grad = g_.node(routed.node->id());
-    if (!Free(*pool_grad, "max_pool_grad", 2) || fetched_[pool_grad->id()] || uses_[pool_grad->id()] != 1) {
+    if (!Free(*pool_grad, "max_pool_grad", 2) || scope_.fetched[pool_grad->id()] ||
+        scope_.users[pool_grad->id()].size() != 1) {
       return false;
     }
     const Output& input = pool_grad->inputs()[0];
     if (mask.node != input.node || mask.index != input.index) return false;
-    if (DeviceOf(*pool_grad) != DeviceOf(relu_grad)) return false;
+    if (!OnSameDevice(*pool_grad, relu_grad)) return false;
     p.pool_grad = pool_grad;
     p.relu_grad = &relu_grad;
     return true;
@@ -83,30 +73,19 @@ class PoolReluGradFuser {
 
   Result<Node*> AddFused(const Pair& p) {
     const Node& pool_grad = *p.pool_grad;
-    const Node& last = *p.relu_grad;
     NodeSpec spec;
     spec.op = kFusedOp;
     spec.inputs = {Mapped(pool_grad.inputs()[0]), Mapped(pool_grad.inputs()[1])};
     spec.attrs = pool_grad.attrs();
-    spec.name = last.name() + "/fused";
-    spec.device = last.requested_device();
     // A bad window or gradient shape is max_pool's error: its line.
     spec.span = pool_grad.span();
-    auto node = g_.AddNode(std::move(spec));
-    if (!node.ok()) {
-      Status s = node.status();
-      return s.Prepend("fusing a max_pool gradient: ");
-    }
-    if (!last.assigned_device().empty()) (*node)->set_assigned_device(last.assigned_device());
-    Status refined = (*node)->RefineOutputShape(0, last.output_shapes()[0]);
-    if (!refined.ok()) return refined.WithSpan(last.span());
-    return *node;
+    return AddFusedNode(g_, std::move(spec), *p.relu_grad, "fusing a max_pool gradient");
   }
 
   Graph& g_;
   const int n_;  // nodes before fusion; fused nodes come after
-  std::vector<int> uses_;
-  std::vector<char> blocked_, fetched_, member_;
+  const FusionScope scope_;
+  std::vector<char> member_;
   std::vector<Pair> pairs_;
   std::unordered_map<int, Output> replacement_;  // a pair's relu_grad id -> its fused node's output
 };
