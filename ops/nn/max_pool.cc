@@ -54,9 +54,12 @@ void MaxPoolGather(const OpKernelContext& ctx, const Geometry& g, const T* x, co
 }
 
 // oneDNN's pooling is f32 (f16 reaches it viewed as f32); true when it ran.
+// It beats the 16-byte loops but not the AVX-512 ones (docs/devices.md), so
+// it runs only where those do not.
 template <typename T>
 bool OneDnnMaxPool([[maybe_unused]] const OpKernelContext& ctx, [[maybe_unused]] const Geometry& g,
                    [[maybe_unused]] const T* x, [[maybe_unused]] T* y) {
+  if (nn::max_pool_loops::Avx512Loops() != nullptr) return false;
   if constexpr (std::is_same_v<T, float>) return nn::onednn::MaxPoolForward(ctx, g, x, y);
   return false;
 }

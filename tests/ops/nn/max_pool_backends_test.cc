@@ -1,6 +1,8 @@
 // max_pool and max_pool_grad through each CPU backend (ops/nn/conv_backend.h
-// selects oneDNN's max_pool with the convolutions; max_pool_grad runs tfg's
-// loop under both, see ops/nn/pool_onednn.h): batches that split into
+// selects oneDNN's max_pool with the convolutions, where the AVX-512 loops
+// do not run; max_pool_grad runs tfg's loop under both, see
+// ops/nn/pool_onednn.h), and oneDNN's pooling called directly, so that it
+// is tested on CPUs where the ops do not pick it: batches that split into
 // uneven slices, channel counts with and without a vector remainder, SAME
 // and VALID, strides smaller and larger than the window, many ties, and
 // NaN, -inf and -FLT_MAX. Max pooling is exact, so every value must equal
@@ -13,7 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "ops/core/kernel.h"
 #include "ops/nn/conv_backend.h"
+#include "ops/nn/pool_onednn.h"
+#include "ops/nn/window.h"
+#include "tests/ops/op_test_util.h"
 #include "tests/ops/nn/conv_backend_fixture.h"
 #include "tests/ops/nn/nn_test_util.h"
 
@@ -114,6 +120,29 @@ TEST_P(MaxPoolBackends, NaNAndLowestValuesFollowTensorFlow) {
     // One image whose first channel is all `special`: every window ties.
     for (int64_t p = 0; p < s.h * s.w; ++p) x[static_cast<size_t>((s.h * s.w + p) * s.c)] = special;
     Check(s, x);
+  }
+}
+
+TEST(OneDnnMaxPool, MatchesAPlainLoopExactly) {
+  if (!nn::OneDnnBuilt()) GTEST_SKIP() << "built without oneDNN";
+  KernelConstruction info;
+  info.device = test::TestCpuDevice();
+  const OpKernelContext ctx(&info, nullptr, 0, nullptr, 0, nullptr, nullptr);
+  for (const Shape& s : kShapes) {
+    SCOPED_TRACE(s.name);
+    nn::WindowAttrs attrs;
+    attrs.ksize = {s.kh, s.kw};
+    attrs.strides = {s.sh, s.sw};
+    attrs.padding = s.same ? nn::Padding::kSame : nn::Padding::kValid;
+    auto g = nn::ComputeGeometry("max_pool", TensorShape({s.n, s.h, s.w, s.c}), s.kh, s.kw, attrs);
+    ASSERT_TRUE(g.ok()) << g.status().ToString();
+    const std::vector<double> x = TiedValues(s.n * s.h * s.w * s.c, 5, 2);
+    const std::vector<double> dy(static_cast<size_t>(s.n * g->oh * g->ow * s.c));
+    const Expected e = Naive(s, x, dy, g->oh, g->ow, g->pad_top, g->pad_left);
+    const std::vector<float> xf(x.begin(), x.end());
+    std::vector<float> y(e.y.size(), 77.0f);
+    ASSERT_TRUE(nn::onednn::MaxPoolForward(ctx, *g, xf.data(), y.data()));
+    for (size_t i = 0; i < y.size(); ++i) ASSERT_EQ(y[i], static_cast<float>(e.y[i])) << "at " << i;
   }
 }
 
