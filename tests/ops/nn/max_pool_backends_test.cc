@@ -141,7 +141,12 @@ TEST(OneDnnMaxPool, MatchesAPlainLoopExactly) {
     const Expected e = Naive(s, x, dy, g->oh, g->ow, g->pad_top, g->pad_left);
     const std::vector<float> xf(x.begin(), x.end());
     std::vector<float> y(e.y.size(), 77.0f);
-    ASSERT_TRUE(nn::onednn::MaxPoolForward(ctx, *g, xf.data(), y.data()));
+    const bool ran = nn::onednn::MaxPoolForward(ctx, *g, xf.data(), y.data());
+#if defined(__x86_64__)
+    ASSERT_TRUE(ran);  // oneDNN JIT-compiles pooling for every x86-64
+#else
+    if (!ran) GTEST_SKIP() << "oneDNN has no JIT pooling for this CPU";
+#endif
     for (size_t i = 0; i < y.size(); ++i) ASSERT_EQ(y[i], static_cast<float>(e.y[i])) << "at " << i;
   }
 }
