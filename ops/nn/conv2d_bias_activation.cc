@@ -11,9 +11,7 @@
 // reference backend, f16 or f64, a shape oneDNN declines, or a NaN or Inf
 // operand under ReLU) the convolution runs as conv2d's does and the bias
 // and ReLU follow in one pass over its output.
-#include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -21,6 +19,7 @@
 #include "ops/core/op_registry.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/math/fused/member_spans.h"
+#include "ops/nn/all_finite.h"
 #include "ops/nn/bias_add.h"
 #include "ops/nn/conv2d.h"
 #include "ops/nn/conv2d_impl.h"
@@ -85,22 +84,6 @@ void AddBiasAndActivate(const OpKernelContext& ctx, const C* bias, bool relu, C*
   });
 }
 
-// Whether none of `p`'s n floats is NaN or Inf (an exponent of all ones):
-// integer tests, so the loop vectorizes.
-bool AllFinite(const OpKernelContext& ctx, const float* p, int64_t n) {
-  std::atomic<bool> finite{true};
-  ctx.ParallelFor(n, 1, [&](int64_t s, int64_t e) {
-    uint32_t bad = 0;
-    for (int64_t i = s; i < e; ++i) {
-      uint32_t bits;
-      std::memcpy(&bits, p + i, sizeof bits);
-      bad |= static_cast<uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
-    }
-    if (bad != 0) finite.store(false, std::memory_order_relaxed);
-  });
-  return finite.load();
-}
-
 // oneDNN's ReLU post-op turns NaN into 0 where relu keeps it; a NaN or Inf
 // operand (the only way to a NaN sum short of overflow) takes the unfused
 // arithmetic instead, so the result is relu's.
@@ -142,8 +125,10 @@ class Conv2DBiasActivationKernel final : public OpKernel {
       bool convolved = false;
       if constexpr (std::is_same_v<C, float>) {
         const bool use_onednn = CpuConvBackend() == ConvBackend::kOneDnn;
+        // With ReLU the operands were just found finite; without, oneDNN
+        // checks them where it needs to.
         if (use_onednn && (!relu_ || OneDnnReluSafe(ctx, input, filter, bias)) &&
-            onednn::Conv2DBiasActivationForward(ctx, g, o, x.get(), f.get(), b.get(), relu_, y.get())) {
+            onednn::Conv2DBiasActivationForward(ctx, g, o, x.get(), f.get(), b.get(), relu_, relu_, y.get())) {
           y.Finish();
           return;
         }

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ops/nn/all_finite.h"
 #include "ops/nn/onednn_runtime.h"
 #endif
 
@@ -26,7 +27,7 @@ bool Conv2DBackpropFilter(const OpKernelContext&, const Geometry&, int64_t, cons
   return false;
 }
 bool Conv2DBiasActivationForward(const OpKernelContext&, const Geometry&, int64_t, const float*, const float*,
-                                 const float*, bool, float*) {
+                                 const float*, bool, bool, float*) {
   return false;
 }
 }  // namespace tfg::nn::onednn
@@ -217,10 +218,11 @@ Plan MakePlan(Pass pass, const Geometry& g, int64_t n, int64_t oc, bool winograd
 // many shapes starts over past kMaxPlans rather than grow without bound.
 constexpr size_t kMaxPlans = 512;
 
-std::shared_ptr<const Plan> FindPlan(Pass pass, const Geometry& g, int64_t n, int64_t oc, int omp_threads) {
+std::shared_ptr<const Plan> FindPlan(Pass pass, const Geometry& g, int64_t n, int64_t oc, int omp_threads,
+                                     bool winograd_ok) {
   static std::mutex mu;
   static std::map<std::vector<int64_t>, std::shared_ptr<const Plan>> plans;
-  const bool winograd = PrefersWinograd(g, n, oc);
+  const bool winograd = winograd_ok && PrefersWinograd(g, n, oc);
   std::vector<int64_t> key = {static_cast<int64_t>(pass), n, g.h, g.w, g.c, oc, g.kh, g.kw, g.sh,
                               g.sw, g.dh, g.dw, g.pad_top, g.pad_left, g.oh, g.ow, omp_threads, winograd};
   {
@@ -242,12 +244,30 @@ struct SlicePlans {
   const Plan& of(const Slices& s, int64_t i) const { return i + 1 == s.count ? *last : *full; }
   bool usable() const { return full->usable && last->usable; }
 };
-SlicePlans PlansFor(Pass pass, const Geometry& g, const Slices& s, int64_t oc) {
+SlicePlans PlansFor(Pass pass, const Geometry& g, const Slices& s, int64_t oc, bool winograd_ok) {
   SlicePlans p;
-  p.full = FindPlan(pass, g, s.size, oc, s.omp_threads);
+  p.full = FindPlan(pass, g, s.size, oc, s.omp_threads, winograd_ok);
   const int64_t last = s.images(s.count - 1, g.n);
-  p.last = last == s.size ? p.full : FindPlan(pass, g, last, oc, s.omp_threads);
+  p.last = last == s.size ? p.full : FindPlan(pass, g, last, oc, s.omp_threads, winograd_ok);
   return p;
+}
+
+struct Operand {
+  const float* data;
+  int64_t count;
+};
+// Winograd's transforms mix each tile's inputs: one Inf or NaN turns the
+// whole output tile into NaN (1024 NaN outputs for one Inf, where the
+// direct convolution gives 576 Inf and finite values elsewhere). Such
+// operands take the direct convolution. Scanned only where Winograd would
+// run.
+bool WinogradSafe(const OpKernelContext& ctx, const Geometry& g, const Slices& s, int64_t oc,
+                  std::initializer_list<Operand> operands) {
+  if (!PrefersWinograd(g, s.size, oc)) return true;
+  for (const Operand& o : operands) {
+    if (!AllFinite(ctx, o.data, o.count)) return false;
+  }
+  return true;
 }
 
 // The HWIO filter in each plan's layout (the caller's own memory when that
@@ -292,10 +312,13 @@ bool Usable(const Geometry& g, int64_t oc) {
 // Runs a forward or the input-gradient pass: `src` slices are read,
 // `dst` slices written, the filter (and for the fused forward the bias) read.
 bool RunDataPass(Pass pass, const OpKernelContext& ctx, const Geometry& g, int64_t oc, const float* filter,
-                 const float* src, float* dst, const float* bias = nullptr) {
+                 const float* src, float* dst, const float* bias = nullptr, bool operands_finite = false) {
   return Guarded([&] {
     const Slices s = SliceBatch(ctx, g.n);
-    const SlicePlans plans = PlansFor(pass, g, s, oc);
+    const int64_t src_count = IsForward(pass) ? g.n * g.in_image() : g.n * g.oh * g.ow * oc;
+    const bool winograd_ok =
+        operands_finite || WinogradSafe(ctx, g, s, oc, {{src, src_count}, {filter, g.patch() * oc}});
+    const SlicePlans plans = PlansFor(pass, g, s, oc, winograd_ok);
     if (!plans.usable()) return false;
     Filters f;
     f.full = FilterFor(*plans.full, g, oc, filter, f.full_data);
@@ -348,9 +371,10 @@ bool Conv2DBackpropInput(const OpKernelContext& ctx, const Geometry& g, int64_t 
 
 bool Conv2DBiasActivationForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels,
                                  const float* input, const float* filter, const float* bias, bool relu,
-                                 float* output) {
+                                 bool operands_finite, float* output) {
   const Pass pass = relu ? Pass::kForwardBiasRelu : Pass::kForwardBias;
-  return Usable(g, out_channels) && RunDataPass(pass, ctx, g, out_channels, filter, input, output, bias);
+  return Usable(g, out_channels) &&
+         RunDataPass(pass, ctx, g, out_channels, filter, input, output, bias, operands_finite);
 }
 
 // Each slice's filter gradient goes to a buffer of its own (slice 0's
@@ -363,7 +387,8 @@ bool Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t
   const int64_t oc = out_channels, size = g.patch() * oc;
   return Guarded([&] {
     const Slices s = SliceBatch(ctx, g.n);
-    const SlicePlans plans = PlansFor(Pass::kBackpropFilter, g, s, oc);
+    const bool winograd_ok = WinogradSafe(ctx, g, s, oc, {{input, g.n * g.in_image()}, {dy, g.n * g.oh * g.ow * oc}});
+    const SlicePlans plans = PlansFor(Pass::kBackpropFilter, g, s, oc, winograd_ok);
     if (!plans.usable()) return false;
     std::vector<std::vector<float>> partial(static_cast<size_t>(s.count));
     const bool ran = ForEachSlice(ctx, s, [&](int64_t i, d::stream& stream) {

@@ -29,8 +29,10 @@ bool Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t
 // conv2d_bias_activation's forward: output = conv(input, filter) + bias,
 // then max(., 0) when `relu`, all in the convolution's own pass (a bias and
 // an eltwise_relu post-op), with a primitive cached per shape as above.
+// `operands_finite`: the caller has found no NaN or Inf in the operands
+// (else they are checked here where it matters: for Winograd).
 bool Conv2DBiasActivationForward(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels,
                                  const float* input, const float* filter, const float* bias, bool relu,
-                                 float* output);
+                                 bool operands_finite, float* output);
 
 }  // namespace tfg::nn::onednn

@@ -147,6 +147,40 @@ TEST(Conv2DWinograd, RunsWhereItFitsAndMatchesTheDirectConvolution) {
   EXPECT_NE(std::memcmp(winograd.data<float>(), direct.data<float>(), static_cast<size_t>(ys.num_elements()) * 4), 0);
 }
 
+// An Inf in what a Winograd shape reads takes the direct convolution (and
+// its bits): Winograd would spread it over whole output tiles as NaN.
+TEST(Conv2DWinograd, AnInfInAnOperandTakesTheDirectConvolution) {
+  if (!nn::OneDnnBuilt()) GTEST_SKIP() << "built without oneDNN";
+  const nn::ConvBackend saved = nn::CpuConvBackend();
+  nn::SetCpuConvBackend(nn::ConvBackend::kOneDnn);
+  const Shape& s = kShapes[std::size(kShapes) - 2];
+  const Geom g = GeomOf(s);
+  const TensorShape xs({s.n, s.h, s.w, s.c}), fs({s.kh, s.kw, s.c, s.o}), ys({s.n, g.oh, g.ow, s.o});
+  std::vector<double> x = Values(xs.num_elements(), 6), dy = Values(ys.num_elements(), 7);
+  x[x.size() / 3] = HUGE_VAL;
+  dy[dy.size() / 5] = -HUGE_VAL;
+  const Tensor tx = test::MakeTensorOf(DType::kF32, x, xs), tdy = test::MakeTensorOf(DType::kF32, dy, ys),
+               tf = test::MakeTensorOf(DType::kF32, Values(fs.num_elements(), 8), fs);
+  const AttrMap attrs = {{"strides", std::vector<int64_t>{1, 1}}, {"padding", std::string("SAME")}};
+  auto run_all = [&] {
+    return std::vector<Tensor>{test::Eval("conv2d", {tx, tf}, attrs),
+                               test::Eval("conv2d_backprop_input", {tx, tf, tdy}, attrs),
+                               test::Eval("conv2d_backprop_filter", {tx, tf, tdy}, attrs)};
+  };
+  const std::vector<Tensor> automatic = run_all();
+  nn::SetCpuConvWinograd(nn::WinogradPolicy::kOff);
+  const std::vector<Tensor> direct = run_all();
+  nn::SetCpuConvWinograd(nn::WinogradPolicy::kAuto);
+  nn::SetCpuConvBackend(saved);
+  for (size_t i = 0; i < direct.size(); ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(automatic[i].shape(), direct[i].shape());
+    EXPECT_EQ(std::memcmp(automatic[i].data<float>(), direct[i].data<float>(),
+                          static_cast<size_t>(direct[i].num_elements()) * 4),
+              0);
+  }
+}
+
 // Selecting oneDNN in a build without it leaves the reference in use.
 TEST(Conv2DBackendSwitch, FallsBackWithoutOneDnn) {
   const nn::ConvBackend saved = nn::CpuConvBackend();
