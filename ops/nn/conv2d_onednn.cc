@@ -112,7 +112,7 @@ constexpr Method kDirect{d::algorithm::convolution_direct, Tag::nhwc};
 constexpr Method kWinograd{d::algorithm::convolution_winograd, Tag::any};
 
 // Winograd measured faster (all three passes, reorders included, on an
-// AVX-512 Zen 4) from 32 channels in and out and 8 images a slice: 1.3-2x
+// AVX-512 Zen 4) from 32 channels in and out and 8 images a slice: 1.2-2x
 // on 32-128 channels at 7x7 to 16x16. With 16 channels at 32x32, 3 input
 // channels or a single image the transforms cost more than they save.
 bool PrefersWinograd(const Geometry& g, int64_t n, int64_t oc) {
