@@ -345,10 +345,6 @@ run(dequeue(q))
 
     def test_garbage_on_the_socket_is_survived(self):
         w = self.worker()
-        # Raw bytes that are not even ZMTP: ZeroMQ closes the connection.
-        raw = socket.create_connection(("127.0.0.1", w.port), timeout=5)
-        raw.sendall(os.urandom(4096))
-        raw.close()
         # Well-framed ZMTP carrying malformed tfg messages: refused and logged.
         # A message starts with cereal's endianness byte (1: little-endian),
         # then magic, version and kind, fixed-width; the request id is a
@@ -367,8 +363,8 @@ run(dequeue(q))
                     b"\x01" + struct.pack("<IHB", MAGIC, PROTOCOL + 1, 1), valid_header,
                     valid_header + varint(1 << 62), *bad_bodies]
         d = zmtp_dealer(w.port)
-        # The random bytes may be read as many messages of unknown byte
-        # order, and refusals of one kind are logged at most 20 a second:
+        # The random payload may be refused for its byte order too, and
+        # refusals of one kind are logged 20 at once, then one a second:
         # the two short ones go first, and their refusals are seen, before
         # the rest can use up that budget.
         for p in payloads[:2]:
@@ -396,9 +392,7 @@ run(dequeue(q))
                     "a tensor's frame is missing", "a tensor of 8192 bytes arrived in a frame of 4",
                     "1 frames after the end of a Tensor message"]
         # Closing with the worker's READY unread would reset the connection
-        # and lose the frames still in flight: wait for them to be read. Not
-        # by counting refusals: libzmq may take the random bytes above for
-        # legacy ZMTP/1.0 frames, and refuse some of those first.
+        # and lose the frames still in flight: wait for them to be read.
         for _ in range(200):
             if all(e in w.stderr() for e in expected):
                 break
@@ -409,6 +403,14 @@ run(dequeue(q))
         self.assertIn("refused a message", log)
         for e in expected:
             self.assertIn(e, log)
+        # Raw bytes that are not even ZMTP: ZeroMQ closes the connection, or
+        # reads them as legacy ZMTP/1.0 frames and the worker refuses those.
+        # Sent last: their refusals share the log's per-kind budget (20
+        # lines, then one a second) with the ones expected above, and when
+        # they came first they could use it up before "byte order 0".
+        raw = socket.create_connection(("127.0.0.1", w.port), timeout=5)
+        raw.sendall(os.urandom(4096))
+        raw.close()
         # ...and it still serves a master.
         r = self.run_tfg("--cluster", "worker=" + w.address, self.script(
             'with device("/job:worker/task:0") { c = constant([1.0, 2.0]) * 3.0 }\nprint(run(c))\n'))
