@@ -4,7 +4,8 @@
 // (ops/nn/conv2d_onednn.h) the batch is split into one slice per intra-op
 // thread, each run by a single-threaded primitive created once per shape
 // and kept. The selection follows the convolutions' (ops/nn/conv_backend.h:
-// TFG_CPU_CONV=reference turns it off).
+// TFG_CPU_CONV=reference turns it off), and max_pool calls it only where
+// tfg's AVX-512 loop does not run, which is faster (ops/nn/max_pool.cc).
 //
 // max_pool_grad stays on tfg's own loop: the graph passes it the pooled
 // op's input, not oneDNN's argmax workspace, so oneDNN would have to rerun
