@@ -3,10 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <unordered_map>
 
 #include "interp/runtime/fusion_scope.h"
-#include "interp/runtime/redirect_uses.h"
 #include "ops/math/fused/member_spans.h"
 
 namespace tfg {
@@ -25,7 +23,7 @@ struct Chain {
 class ConvFuser {
  public:
   ConvFuser(Graph& g, const std::vector<Output>& fetches, const std::vector<Node*>& targets)
-      : g_(g), n_(g.num_nodes()), scope_(g, fetches, targets), member_(n_, 0) {}
+      : g_(g), n_(g.num_nodes()), scope_(g, fetches, targets), rewrite_(n_) {}
 
   // Chains in conv2d id order: a chain whose input is an earlier chain's
   // last node reads that chain's fused node.
@@ -34,7 +32,7 @@ class ConvFuser {
       Chain c;
       if (Match(*g_.node(id), c)) {
         for (Node* m : {c.conv, c.bias_add, c.relu}) {
-          if (m != nullptr) member_[m->id()] = 1;
+          if (m != nullptr) rewrite_.AddMember(*m);
         }
         chains_.push_back(c);
       }
@@ -45,11 +43,11 @@ class ConvFuser {
     FuseResult result;
     for (const Chain& c : chains_) {
       TFG_ASSIGN_OR_RETURN(Node * fused, AddFused(c));
-      replacement_[c.last()->id()] = fused->output(0);
+      rewrite_.Replace(*c.last(), fused->output(0));
       ++result.groups;
       result.members += c.relu != nullptr ? 3 : 2;
     }
-    TFG_RETURN_IF_ERROR(RedirectUses(g_, n_, [&](int id) { return member_[id]; }, replacement_, fetches));
+    TFG_RETURN_IF_ERROR(rewrite_.RedirectUses(g_, fetches));
     return result;
   }
 
@@ -80,16 +78,12 @@ class ConvFuser {
     return true;
   }
 
-  Output Mapped(const Output& o) const {
-    auto it = replacement_.find(o.node->id());
-    return it == replacement_.end() ? o : it->second;
-  }
-
   Result<Node*> AddFused(const Chain& c) {
     const Node& last = *c.last();
     NodeSpec spec;
     spec.op = kFusedOp;
-    spec.inputs = {Mapped(c.conv->inputs()[0]), Mapped(c.conv->inputs()[1]), Mapped(c.bias_add->inputs()[1])};
+    spec.inputs = {rewrite_.Mapped(c.conv->inputs()[0]), rewrite_.Mapped(c.conv->inputs()[1]),
+                   rewrite_.Mapped(c.bias_add->inputs()[1])};
     spec.attrs = c.conv->attrs();
     spec.attrs["activation"] = std::string(c.relu != nullptr ? "relu" : "none");
     std::vector<int64_t> spans = {fused::InternSpan(c.conv->span()), fused::InternSpan(c.bias_add->span())};
@@ -102,9 +96,8 @@ class ConvFuser {
   Graph& g_;
   const int n_;  // nodes before fusion; fused nodes come after
   const FusionScope scope_;
-  std::vector<char> member_;
+  FusionRewrite rewrite_;
   std::vector<Chain> chains_;
-  std::unordered_map<int, Output> replacement_;  // a chain's last node id -> its fused node's output
 };
 
 }  // namespace

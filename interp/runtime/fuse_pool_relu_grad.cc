@@ -1,10 +1,7 @@
 #include "interp/runtime/fuse_pool_relu_grad.h"
 
-#include <unordered_map>
-
 #include "interp/runtime/fuse_conv.h"
 #include "interp/runtime/fusion_scope.h"
-#include "interp/runtime/redirect_uses.h"
 
 namespace tfg {
 namespace {
@@ -19,13 +16,14 @@ struct Pair {
 class PoolReluGradFuser {
  public:
   PoolReluGradFuser(Graph& g, const std::vector<Output>& fetches, const std::vector<Node*>& targets)
-      : g_(g), n_(g.num_nodes()), scope_(g, fetches, targets), member_(n_, 0) {}
+      : g_(g), n_(g.num_nodes()), scope_(g, fetches, targets), rewrite_(n_) {}
 
   void FindPairs() {
     for (int id = 0; id < n_; ++id) {
       Pair p;
       if (!Match(*g_.node(id), p)) continue;
-      member_[p.pool_grad->id()] = member_[p.relu_grad->id()] = 1;
+      rewrite_.AddMember(*p.pool_grad);
+      rewrite_.AddMember(*p.relu_grad);
       pairs_.push_back(p);
     }
   }
@@ -34,11 +32,11 @@ class PoolReluGradFuser {
     FuseResult result;
     for (const Pair& p : pairs_) {
       TFG_ASSIGN_OR_RETURN(Node * fused, AddFused(p));
-      replacement_[p.relu_grad->id()] = fused->output(0);
+      rewrite_.Replace(*p.relu_grad, fused->output(0));
       ++result.groups;
       result.members += 2;
     }
-    TFG_RETURN_IF_ERROR(RedirectUses(g_, n_, [&](int id) { return member_[id]; }, replacement_, fetches));
+    TFG_RETURN_IF_ERROR(rewrite_.RedirectUses(g_, fetches));
     return result;
   }
 
@@ -49,33 +47,23 @@ class PoolReluGradFuser {
 
   bool Match(Node& relu_grad, Pair& p) const {
     if (!Free(relu_grad, "relu_grad", 2)) return false;
-    const Output& routed = relu_grad.inputs()[0];
-    const Output& mask = relu_grad.inputs()[1];
-    Node* pool_grad = g_.node(routed.node->id());
+    Node* pool_grad = relu_grad.inputs()[0].node;
     if (!Free(*pool_grad, "max_pool_grad", 2) || scope_.fetched[pool_grad->id()] ||
         scope_.users[pool_grad->id()].size() != 1) {
       return false;
     }
-    const Output& input = pool_grad->inputs()[0];
-    if (mask.node != input.node || mask.index != input.index) return false;
-    if (!OnSameDevice(*pool_grad, relu_grad)) return false;
+    // relu_grad(routed, mask): the mask must be what the pool read.
+    if (relu_grad.inputs()[1] != pool_grad->inputs()[0] || !OnSameDevice(*pool_grad, relu_grad)) return false;
     p.pool_grad = pool_grad;
     p.relu_grad = &relu_grad;
     return true;
-  }
-
-  // A pair's inputs may be an earlier pair's relu_grad (pooling twice
-  // after one relu): then they read its fused node.
-  Output Mapped(const Output& o) const {
-    auto it = replacement_.find(o.node->id());
-    return it == replacement_.end() ? o : it->second;
   }
 
   Result<Node*> AddFused(const Pair& p) {
     const Node& pool_grad = *p.pool_grad;
     NodeSpec spec;
     spec.op = kFusedOp;
-    spec.inputs = {Mapped(pool_grad.inputs()[0]), Mapped(pool_grad.inputs()[1])};
+    spec.inputs = {rewrite_.Mapped(pool_grad.inputs()[0]), rewrite_.Mapped(pool_grad.inputs()[1])};
     spec.attrs = pool_grad.attrs();
     // A bad window or gradient shape is max_pool's error: its line.
     spec.span = pool_grad.span();
@@ -85,9 +73,8 @@ class PoolReluGradFuser {
   Graph& g_;
   const int n_;  // nodes before fusion; fused nodes come after
   const FusionScope scope_;
-  std::vector<char> member_;
+  FusionRewrite rewrite_;
   std::vector<Pair> pairs_;
-  std::unordered_map<int, Output> replacement_;  // a pair's relu_grad id -> its fused node's output
 };
 
 }  // namespace

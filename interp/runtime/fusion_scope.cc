@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "interp/runtime/redirect_uses.h"
+
 namespace tfg {
 
 FusionScope::FusionScope(const Graph& g, const std::vector<Output>& fetches, const std::vector<Node*>& targets)
@@ -27,6 +29,16 @@ Result<Node*> AddFusedNode(Graph& g, NodeSpec spec, const Node& last, const char
   Status refined = (*node)->RefineOutputShape(0, last.output_shapes()[0]);
   if (!refined.ok()) return refined.WithSpan(last.span());
   return *node;
+}
+
+Output FusionRewrite::Mapped(const Output& o) const {
+  auto it = by_.find(o.node->id());
+  return it == by_.end() ? o : it->second;
+}
+
+Status FusionRewrite::RedirectUses(Graph& g, std::vector<Output>& fetches) const {
+  return tfg::RedirectUses(
+      g, num_nodes_, [&](int id) { return member_[static_cast<size_t>(id)] != 0; }, by_, fetches);
 }
 
 }  // namespace tfg
