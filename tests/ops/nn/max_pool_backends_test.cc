@@ -22,15 +22,12 @@
 #include "tests/ops/op_test_util.h"
 #include "tests/ops/nn/conv_backend_fixture.h"
 #include "tests/ops/nn/nn_test_util.h"
+#include "tests/ops/nn/pool_test_shapes.h"
 
 namespace tfg::max_pool_backends_test {
 namespace {
 
-struct Shape {
-  const char* name;
-  int64_t n, h, w, c, kh, kw, sh, sw;
-  bool same;
-};
+using Shape = test::PoolShape;
 
 const Shape kShapes[] = {
     {"cnn_2x2_s2", 7, 28, 28, 32, 2, 2, 2, 2, false},
@@ -79,10 +76,7 @@ class MaxPoolBackends : public test::EachConvBackend {
  protected:
   // Runs both ops on x and checks them against the plain loop, exactly.
   static void Check(const Shape& s, const std::vector<double>& x) {
-    const int64_t oh = s.same ? (s.h + s.sh - 1) / s.sh : (s.h - s.kh) / s.sh + 1;
-    const int64_t ow = s.same ? (s.w + s.sw - 1) / s.sw : (s.w - s.kw) / s.sw + 1;
-    const int64_t pad_top = s.same ? std::max<int64_t>((oh - 1) * s.sh + s.kh - s.h, 0) / 2 : 0;
-    const int64_t pad_left = s.same ? std::max<int64_t>((ow - 1) * s.sw + s.kw - s.w, 0) / 2 : 0;
+    const auto [oh, ow, pad_top, pad_left] = test::PoolOutputOf(s);
     const TensorShape xs({s.n, s.h, s.w, s.c}), ys({s.n, oh, ow, s.c});
     std::vector<double> dy(static_cast<size_t>(ys.num_elements()));
     for (size_t i = 0; i < dy.size(); ++i) dy[i] = static_cast<double>(i % 9) - 4.0;  // sums stay exact
@@ -130,18 +124,15 @@ TEST(OneDnnMaxPool, MatchesAPlainLoopExactly) {
   const OpKernelContext ctx(&info, nullptr, 0, nullptr, 0, nullptr, nullptr);
   for (const Shape& s : kShapes) {
     SCOPED_TRACE(s.name);
-    nn::WindowAttrs attrs;
-    attrs.ksize = {s.kh, s.kw};
-    attrs.strides = {s.sh, s.sw};
-    attrs.padding = s.same ? nn::Padding::kSame : nn::Padding::kValid;
-    auto g = nn::ComputeGeometry("max_pool", TensorShape({s.n, s.h, s.w, s.c}), s.kh, s.kw, attrs);
-    ASSERT_TRUE(g.ok()) << g.status().ToString();
+    nn::Geometry g;
+    ASSERT_NO_FATAL_FAILURE(test::PoolGeometryOf(s, &g));
+    const auto [oh, ow, pad_top, pad_left] = test::PoolOutputOf(s);
     const std::vector<double> x = TiedValues(s.n * s.h * s.w * s.c, 5, 2);
-    const std::vector<double> dy(static_cast<size_t>(s.n * g->oh * g->ow * s.c));
-    const Expected e = Naive(s, x, dy, g->oh, g->ow, g->pad_top, g->pad_left);
+    const std::vector<double> dy(static_cast<size_t>(s.n * oh * ow * s.c));
+    const Expected e = Naive(s, x, dy, oh, ow, pad_top, pad_left);
     const std::vector<float> xf(x.begin(), x.end());
     std::vector<float> y(e.y.size(), 77.0f);
-    const bool ran = nn::onednn::MaxPoolForward(ctx, *g, xf.data(), y.data());
+    const bool ran = nn::onednn::MaxPoolForward(ctx, g, xf.data(), y.data());
 #if defined(__x86_64__)
     ASSERT_TRUE(ran);  // oneDNN JIT-compiles pooling for every x86-64
 #else

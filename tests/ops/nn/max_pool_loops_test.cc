@@ -19,17 +19,14 @@
 #include <vector>
 
 #include "ops/nn/max_pool_loops.h"
+#include "tests/ops/nn/pool_test_shapes.h"
 
 namespace tfg::max_pool_loops_test {
 namespace {
 
 namespace loops = nn::max_pool_loops;
 
-struct Shape {
-  const char* name;
-  int64_t n, h, w, c, kh, kw, sh, sw;
-  bool same;
-};
+using Shape = test::PoolShape;
 
 const Shape kShapes[] = {
     {"tiling_2x2_c32", 3, 8, 6, 32, 2, 2, 2, 2, false},
@@ -109,18 +106,9 @@ std::vector<T> Gradient(size_t count, T scale) {
 
 template <typename T>
 void CheckLoops(const loops::LoopSet& set, const Shape& s, T special) {
-  const int64_t oh = s.same ? (s.h + s.sh - 1) / s.sh : (s.h - s.kh) / s.sh + 1;
-  const int64_t ow = s.same ? (s.w + s.sw - 1) / s.sw : (s.w - s.kw) / s.sw + 1;
-  const int64_t pad_top = s.same ? std::max<int64_t>((oh - 1) * s.sh + s.kh - s.h, 0) / 2 : 0;
-  const int64_t pad_left = s.same ? std::max<int64_t>((ow - 1) * s.sw + s.kw - s.w, 0) / 2 : 0;
-  nn::WindowAttrs attrs;
-  attrs.ksize = {s.kh, s.kw};
-  attrs.strides = {s.sh, s.sw};
-  attrs.padding = s.same ? nn::Padding::kSame : nn::Padding::kValid;
-  auto g = nn::ComputeGeometry("max_pool", TensorShape({s.n, s.h, s.w, s.c}), s.kh, s.kw, attrs);
-  ASSERT_TRUE(g.ok()) << g.status().ToString();
-  ASSERT_EQ(g->oh, oh);
-  ASSERT_EQ(g->ow, ow);
+  const auto [oh, ow, pad_top, pad_left] = test::PoolOutputOf(s);
+  nn::Geometry g;
+  ASSERT_NO_FATAL_FAILURE(test::PoolGeometryOf(s, &g));
 
   const std::vector<T> x = Inputs<T>(s, special);
   const std::vector<T> dy = Gradient<T>(static_cast<size_t>(s.n * oh * ow * s.c), T(0.37));
@@ -130,13 +118,13 @@ void CheckLoops(const loops::LoopSet& set, const Shape& s, T special) {
   // Stale values in every output, which the loops must overwrite.
   std::vector<T> y(dy.size(), T(77)), dx(x.size(), T(77)), gathered(dy.size(), T(77)), relu_dx(x.size(), T(77));
   // Two slices, as a ParallelFor on two threads would run them.
-  run.forward(*g, x.data(), y.data(), 0, 1);
-  run.forward(*g, x.data(), y.data(), 1, s.n * oh);
-  run.backward(*g, x.data(), dy.data(), dx.data(), 0, s.n);
-  run.backward_relu(*g, x.data(), dy.data(), relu_dx.data(), 0, 1);
-  run.backward_relu(*g, x.data(), dy.data(), relu_dx.data(), 1, s.n);
-  run.gather(*g, x.data(), grad.data(), gathered.data(), 0, s.n * oh - 1);
-  run.gather(*g, x.data(), grad.data(), gathered.data(), s.n * oh - 1, s.n * oh);
+  run.forward(g, x.data(), y.data(), 0, 1);
+  run.forward(g, x.data(), y.data(), 1, s.n * oh);
+  run.backward(g, x.data(), dy.data(), dx.data(), 0, s.n);
+  run.backward_relu(g, x.data(), dy.data(), relu_dx.data(), 0, 1);
+  run.backward_relu(g, x.data(), dy.data(), relu_dx.data(), 1, s.n);
+  run.gather(g, x.data(), grad.data(), gathered.data(), 0, s.n * oh - 1);
+  run.gather(g, x.data(), grad.data(), gathered.data(), s.n * oh - 1, s.n * oh);
   ExpectSameBits(y, want.y, "max_pool");
   ExpectSameBits(dx, want.dx, "max_pool_grad");
   ExpectSameBits(gathered, want.gathered, "max_pool_grad_grad");
