@@ -26,8 +26,8 @@ std::string ExposureWarning(const std::string& address, bool curve, Listener who
   if (curve || IsLoopbackAddress(address)) return "";
   const char* can = who == Listener::kWorker ? "can run graphs here" : "can send this master messages";
   return "warning: listening on " + address + " without CURVE: any host that can reach this port " + can +
-         ", and can make this process use unbounded memory (ZeroMQ buffers the frames of an unfinished message without limit). Turn CURVE "
-         "on with `tfg keygen DIR` and --curve-keys DIR on every process (docs/distributed.md, \"Security\"), "
+         ". Turn CURVE on with `tfg keygen DIR` and --curve-keys DIR on every process (docs/distributed.md, "
+         "\"Security\"), "
          "or listen on 127.0.0.1 only.";
 }
 

@@ -1,9 +1,7 @@
-// What a process listening without CURVE exposes, said once at start.
-// libzmq (4.3) queues the frames of a message until its last one arrives
-// and limits neither their number nor, before that, their total size, so
-// any host that reaches the port can make the process hold memory without
-// bound (docs/distributed.md, "Limits"). On loopback only local users can;
-// CURVE refuses a connection before reading any frame from it.
+// What a process listening without CURVE exposes, said once at start: any
+// host that reaches the port can send it messages (a worker runs the
+// graphs it is sent). On loopback only local users can; CURVE refuses a
+// connection before reading any frame from it.
 #pragma once
 
 #include <string>

@@ -17,6 +17,7 @@
 #include "net/curve.h"
 #include "net/protocol.h"
 #include "net/refusal_log.h"
+#include "net/zmtp_listener.h"
 
 namespace tfg::net {
 namespace {
@@ -99,21 +100,32 @@ Result<std::unique_ptr<Transport>> Transport::Start(const std::string& address, 
   t->limits_ = limits;
   t->context_ = zmq_ctx_new();
   if (t->context_ == nullptr) return ZmqError("cannot create a ZeroMQ context");
-  t->router_ = zmq_socket(t->context_, ZMQ_ROUTER);
-  if (t->router_ == nullptr) return ZmqError("cannot create a socket");
-  ConfigureSocket(t->router_, Role::kServer, 0);
-  TFG_RETURN_IF_ERROR(t->StartSecurity());
-  TFG_RETURN_IF_ERROR(t->WatchConnections());
-  if (zmq_bind(t->router_, bind.c_str()) != 0) return ZmqError("cannot listen on " + bind);
-  char endpoint[256] = {};
-  size_t size = sizeof(endpoint);
-  zmq_getsockopt(t->router_, ZMQ_LAST_ENDPOINT, endpoint, &size);
-  t->address_ = endpoint;
-  t->listen_port_ = std::atoi(t->address_.substr(t->address_.rfind(':') + 1).c_str());
+  if (GetNetSettings().curve) {
+    TFG_RETURN_IF_ERROR(t->StartRouter(bind));
+  } else {
+    TFG_ASSIGN_OR_RETURN(t->listener_, ZmtpListener::Listen(bind, limits));
+    t->address_ = t->listener_->address();
+  }
   t->wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (t->wake_fd_ < 0) return Error(Code::kUnavailable, "eventfd: {}", std::strerror(errno));
   t->thread_ = std::thread([p = t.get()] { p->Loop(); });
   return t;
+}
+
+// With CURVE, libzmq's ROUTER reads the port (frames arrive encrypted).
+Status Transport::StartRouter(const std::string& bind) {
+  router_ = zmq_socket(context_, ZMQ_ROUTER);
+  if (router_ == nullptr) return ZmqError("cannot create a socket");
+  ConfigureSocket(router_, Role::kServer, 0);
+  TFG_RETURN_IF_ERROR(StartSecurity());
+  TFG_RETURN_IF_ERROR(WatchConnections());
+  if (zmq_bind(router_, bind.c_str()) != 0) return ZmqError("cannot listen on " + bind);
+  char endpoint[256] = {};
+  size_t size = sizeof(endpoint);
+  zmq_getsockopt(router_, ZMQ_LAST_ENDPOINT, endpoint, &size);
+  address_ = endpoint;
+  listen_port_ = std::atoi(address_.substr(address_.rfind(':') + 1).c_str());
+  return Status::OK();
 }
 
 namespace {
@@ -204,8 +216,9 @@ void Transport::ClosePeer(const std::string& to) {
 
 namespace {
 
-int SocketFd(void* socket) {
+int SocketFd(void* socket) {  // -1, which poll(2) passes over, for none
   int fd = -1;
+  if (socket == nullptr) return fd;
   size_t size = sizeof(fd);
   zmq_getsockopt(socket, ZMQ_FD, &fd, &size);
   return fd;
@@ -213,6 +226,7 @@ int SocketFd(void* socket) {
 
 // Asks ZeroMQ (which first takes in the socket's pending commands).
 bool HasMessage(void* socket) {
+  if (socket == nullptr) return false;
   int events = 0;
   size_t size = sizeof(events);
   return zmq_getsockopt(socket, ZMQ_EVENTS, &events, &size) == 0 && (events & ZMQ_POLLIN) != 0;
@@ -223,16 +237,27 @@ bool HasMessage(void* socket) {
 // Sleeps in poll(2) on the file descriptors behind the sockets (ZMQ_FD),
 // not in zmq_poll: zmq_poll asks every socket for its events, two system
 // calls each, before and after every sleep, and nearly every wake-up is a
-// message on the ROUTER. A ZMQ_FD only says that its socket may have
-// changed, and only until the socket is next used; so each socket is read
-// until ZeroMQ reports it empty before the thread sleeps again. The ROUTER
-// is read on every wake-up; the ZAP socket and the monitors only when
-// their descriptor fires (or, for a monitor, when it is new).
+// message. A ZMQ_FD only says that its socket may have changed, and only
+// until the socket is next used; so each socket is read until ZeroMQ
+// reports it empty before the thread sleeps again. The ROUTER (CURVE) is
+// read on every wake-up; the ZAP socket and the monitors only when their
+// descriptor fires (or, for a monitor, when it is new). Without CURVE the
+// port's own descriptors (ZmtpListener) come last, made anew each time.
 void Transport::Loop() {
   std::vector<pollfd> fds;
   std::vector<std::pair<std::string, void*>> monitors;
-  // fds: the ROUTER, the wake-up, the connection monitor, [ZAP], monitors.
+  std::vector<std::string> outbound;  // the peers whose connections are polled
+  // fds: the ROUTER, the wake-up, the connection monitor, [ZAP], monitors,
+  // then the listener's (the ROUTER and its monitor are -1 without CURVE),
+  // then the connections to peers (WatchReturnTraffic).
   const size_t first_monitor = zap_ != nullptr ? 4 : 3;
+  size_t zmq_fds = 0;
+  const auto deliver = [this](Received& message) {
+    size_t bytes = message.head.size();
+    for (const Attachment& a : message.attachments) bytes += a.size;
+    g_bytes_received.fetch_add(static_cast<int64_t>(bytes));
+    handler_(message);
+  };
   while (!stop_.load()) {
     bool rebuilt = false;
     {
@@ -244,6 +269,7 @@ void Transport::Loop() {
         fds = {{SocketFd(router_), POLLIN, 0}, {wake_fd_, POLLIN, 0}, {SocketFd(router_monitor_), POLLIN, 0}};
         if (zap_ != nullptr) fds.push_back({SocketFd(zap_), POLLIN, 0});
         for (const auto& [to, monitor] : monitors) fds.push_back({SocketFd(monitor), POLLIN, 0});
+        zmq_fds = fds.size();
         monitors_changed_ = false;
         rebuilt = true;
       }
@@ -261,6 +287,10 @@ void Transport::Loop() {
     if (zap_ != nullptr && (rebuilt || (fds[3].revents & POLLIN))) {
       while (HasMessage(zap_)) AnswerZap();
     }
+    fds.resize(zmq_fds);
+    if (listener_ != nullptr) listener_->AddPollFds(fds);
+    const size_t outbound_first = fds.size();
+    AddReturnTrafficFds(fds, outbound);
     if (poll(fds.data(), fds.size(), 200) < 0) {
       if (errno == EINTR) continue;  // fds' revents are not this poll's
       break;
@@ -270,14 +300,17 @@ void Transport::Loop() {
       ssize_t ignored = read(wake_fd_, &n, sizeof(n));
       (void)ignored;
     }
+    if (listener_ != nullptr) listener_->Serve(fds.data() + zmq_fds, outbound_first - zmq_fds, deliver);
+    WatchReturnTraffic(fds.data() + outbound_first, outbound);
   }
 }
 
-// A message is [peer identity, head, attachments...]; one with no head,
-// more frames than the protocol allows, or more bytes in all its frames
-// than kMaxMessageBytes is dropped whole. Once a message is refused, each
-// frame left is let go as soon as it is read.
+// With CURVE: a message is [peer identity, head, attachments...]; one with
+// no head, more frames than the protocol allows, or more bytes in all its
+// frames than kMaxMessageBytes is dropped whole. Once a message is
+// refused, each frame left is let go as soon as it is read.
 void Transport::ReceiveAll() {
+  if (router_ == nullptr) return;
   Frame identity;  // each receive into it releases the one before
   for (;;) {
     if (zmq_msg_recv(identity.msg(), router_, ZMQ_DONTWAIT) < 0) return;
@@ -325,6 +358,18 @@ Frame::Frame(Frame&& o) noexcept {
 Frame& Frame::operator=(Frame&& o) noexcept {
   zmq_msg_move(msg(), o.msg());  // closes what this held
   return *this;
+}
+Frame Frame::Adopt(char* data, size_t size, void (*release)(void* data, void* hint), void* hint) {
+  Frame frame;
+  if (data == nullptr) return frame;
+  zmq_msg_close(frame.msg());
+  // Out of memory for libzmq's small record of the buffer: the frame is
+  // empty, which the decoder refuses like any malformed head.
+  if (zmq_msg_init_data(frame.msg(), data, size, release, hint) != 0) {
+    release(data, hint);
+    zmq_msg_init(frame.msg());
+  }
+  return frame;
 }
 zmq_msg_t* Frame::msg() const { return reinterpret_cast<zmq_msg_t*>(const_cast<unsigned char*>(msg_)); }
 char* Frame::data() const { return static_cast<char*>(zmq_msg_data(msg())); }

@@ -1,12 +1,14 @@
-// The ZeroMQ transport: one ROUTER socket per process receives every
-// message; one DEALER socket per peer address sends to it. Messages go one
-// way (a reply is a message to the sender's `reply_to`), so request/reply
-// matching is the protocol's business (request ids), not the socket's.
-// A message is a multipart ZeroMQ message: the head, then one frame per
-// attached tensor (net/protocol.h), sent from and received into tensor
-// buffers without a copy.
+// The ZeroMQ transport: each process listens on one port, which receives
+// every message; one DEALER socket per peer address sends to it. Messages
+// go one way (a reply is a message to the sender's `reply_to`), so
+// request/reply matching is the protocol's business (request ids), not
+// the socket's. A message is a multipart ZeroMQ message: the head, then
+// one frame per attached tensor (net/protocol.h), sent from and received
+// into tensor buffers without a copy. The port is read by tfg's own
+// reader of ZeroMQ's wire protocol (net/zmtp_listener.h), which holds
+// every message to its limits as it arrives; with CURVE, by a ROUTER.
 //
-// ZeroMQ sockets are not thread-safe. The I/O thread owns the ROUTER and
+// ZeroMQ sockets are not thread-safe. The I/O thread owns the port and
 // the monitors; the DEALERs are shared under one mutex, so Send hands a
 // message to ZeroMQ on the caller's own thread (a hop through the I/O
 // thread would cost two wake-ups per message).
@@ -25,6 +27,8 @@
 // refusal is logged through net/refusal_log.h.
 #pragma once
 
+#include <poll.h>
+
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -40,11 +44,13 @@
 #include <vector>
 
 #include "net/protocol.h"
+#include "net/received.h"
+#include "net/transport_limits.h"
 #include "ops/core/status.h"
 
-struct zmq_msg_t;  // zmq.h stays out of this header
-
 namespace tfg::net {
+
+class ZmtpListener;
 
 // "tcp://HOST:PORT"; a bare ":PORT", "PORT" or "tcp://:PORT" binds the
 // loopback address; port 0 or * picks a free one. Errors name the text.
@@ -62,55 +68,6 @@ TrafficCount NetworkTraffic();
 // "network: 1.2 MiB sent, 0.4 MiB received" (plus the compression note), or
 // "" when this process used no network.
 std::string NetworkTrafficReport();
-
-// A received frame, left in ZeroMQ's buffer (a large tensor is not copied
-// once more on its way to the decoder).
-class Frame {
- public:
-  Frame();
-  ~Frame();
-  Frame(Frame&& o) noexcept;
-  Frame& operator=(Frame&& o) noexcept;
-  Frame(const Frame&) = delete;
-  char* data() const;
-  size_t size() const;
-  operator std::string_view() const { return {data(), size()}; }
-
- private:
-  friend class Transport;
-  ::zmq_msg_t* msg() const;
-  // The zmq_msg_t itself (64 bytes, checked in transport.cc), held here
-  // rather than allocated: a frame is made for every message received.
-  alignas(8) unsigned char msg_[64];
-};
-
-// A message as it arrived: its head, and the frames after it (each keeps
-// its ZeroMQ buffer alive for the tensor decoded from it).
-struct Received {
-  Frame head;
-  std::vector<Attachment> attachments;
-};
-
-// Caps on what peers can make a Transport hold (docs/distributed.md,
-// "Limits").
-struct TransportLimits {
-  // Connections accepted at once; one more is closed as soon as it is
-  // accepted. Connections that do not finish ZeroMQ's handshake within
-  // handshake_seconds, or stop answering its heartbeats, are closed too.
-  int max_connections = 256;
-  double handshake_seconds = 5;
-  // Sockets kept to peers (each connects and reconnects to its address):
-  // making one more closes the least recently used.
-  size_t max_peers = 256;
-  // Answers to strangers (a Hello this process will not serve): each goes
-  // from a socket of its own, closed as soon as the answer is handed to
-  // ZeroMQ, which then lingers up to kStrangerLingerMs to deliver it and
-  // takes in nothing the stranger sends. At most max_stranger_sockets
-  // linger at once, and at most stranger_replies_per_second answers go a
-  // second.
-  size_t max_stranger_sockets = 8;
-  int stranger_replies_per_second = 20;
-};
 
 // How long a closed socket to a stranger may take to connect and deliver
 // its answer (ZMQ_LINGER). A connection that takes longer loses it.
@@ -191,6 +148,7 @@ class Transport {
 
  private:
   Transport() = default;
+  Status StartRouter(const std::string& bind);
   void Loop();
   void Wake();
   void ReceiveAll();
@@ -209,11 +167,18 @@ class Transport {
   Status StartSecurity();
   void AnswerZap();
   void ReadMonitor(const std::string& to, void* monitor);
+  // Closes each connection to a peer on which more comes back than
+  // ZeroMQ's handshake and heartbeats (net/transport_limits.cc).
+  void AddReturnTrafficFds(std::vector<pollfd>& fds, std::vector<std::string>& polled);
+  void WatchReturnTraffic(const pollfd* fds, const std::vector<std::string>& polled);
   // A connection of the DEALER to `to` made, lost or retried; false for
   // any other event.
   bool OnConnectionEvent(const std::string& to, uint16_t event, uint32_t value);
 
   void* context_ = nullptr;
+  // The port: tfg's own reader of ZeroMQ's wire protocol, or with CURVE
+  // libzmq's ROUTER (net/zmtp_listener.h says why).
+  std::unique_ptr<ZmtpListener> listener_;
   void* router_ = nullptr;
   int wake_fd_ = -1;
   std::string address_;
@@ -237,6 +202,17 @@ class Transport {
   std::unordered_set<int> connections_;
   int listen_port_ = 0;  // the bound port: an accepted connection's local port
   std::unordered_map<std::string, void*> monitors_;  // peer address -> its monitor; guarded by sockets_mu_
+  // Each peer's connection as its monitor reported it; I/O thread only.
+  struct Outbound {
+    int fd = -1;
+    int64_t connected_ns = 0;      // steady clock
+    uint64_t bytes_received = 0;   // at the last look
+    int64_t resting_until_ns = 0;  // not polled until then
+  };
+  std::unordered_map<std::string, Outbound> outbound_;
+  std::unordered_map<std::string, Outbound>::iterator CheckReturnTraffic(
+      std::unordered_map<std::string, Outbound>::iterator it, int64_t now_ns);
+  int64_t return_checked_ns_ = 0;  // steady clock; I/O thread only
   // Monitors of forgotten peers, for the I/O thread (which may be polling
   // them) to close; guarded by sockets_mu_.
   std::vector<void*> retired_monitors_;

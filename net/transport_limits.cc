@@ -1,32 +1,38 @@
 // The parts of Transport that bound what peers can make it hold
-// (TransportLimits): accepted connections, sockets kept to peers, and
-// the answers to strangers.
+// (TransportLimits): accepted connections (with CURVE; without it,
+// net/zmtp_listener.cc), sockets kept to peers, what comes back on them,
+// and the answers to strangers.
+#include <arpa/inet.h>
+#include <linux/tcp.h>  // tcp_info with tcpi_bytes_received (glibc's lacks it)
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <zmq.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
 #include "net/refusal_log.h"
+#include "net/socket_address.h"
+#include "net/steady_clock.h"
 #include "net/transport.h"
 
 namespace tfg::net {
 
 // ------------------------------------------------------------ connections
 
-// The ROUTER's monitor reports each connection accepted and each one that
-// ended, with its file descriptor. Heartbeats close a connection whose
-// peer stops answering ZeroMQ's pings: a machine that vanished without
-// closing its connections, or a peer that speaks ZMTP by hand and then
-// sits (libzmq answers pings itself, so a live tfg peer always does).
-// libzmq counts a frame as an answer only once it has arrived whole, so the
-// timeout leaves a 1 GiB frame time to cross a slow network (300 s: about
-// 3.5 MB/s).
+// With CURVE (libzmq's ROUTER reads the port): the ROUTER's monitor
+// reports each connection accepted and each one that ended, with its file
+// descriptor. Heartbeats close a connection whose peer stops answering
+// ZeroMQ's pings: a machine that vanished without closing its
+// connections, or a peer that speaks ZMTP by hand and then sits (libzmq
+// answers pings itself, so a live tfg peer always does). libzmq counts a
+// frame as an answer only once it has arrived whole, so the timeout leaves
+// a 1 GiB frame time to cross a slow network (300 s: about 3.5 MB/s).
 Status Transport::WatchConnections() {
   const int handshake_ms = static_cast<int>(limits_.handshake_seconds * 1000);
-  const int heartbeat_ms = 30000, heartbeat_timeout_ms = 300000;
+  const int heartbeat_ms = static_cast<int>(limits_.ping_seconds * 1000);
+  const int heartbeat_timeout_ms = static_cast<int>((limits_.silent_seconds - limits_.ping_seconds) * 1000);
   zmq_setsockopt(router_, ZMQ_HANDSHAKE_IVL, &handshake_ms, sizeof(handshake_ms));
   zmq_setsockopt(router_, ZMQ_HEARTBEAT_IVL, &heartbeat_ms, sizeof(heartbeat_ms));
   zmq_setsockopt(router_, ZMQ_HEARTBEAT_TIMEOUT, &heartbeat_timeout_ms, sizeof(heartbeat_timeout_ms));
@@ -120,14 +126,97 @@ void Transport::EvictLeastRecentPeer() {
   ClosePeer(to);
 }
 
-// -------------------------------------------------------------- strangers
+// ------------------------------------------------ what comes back to us
 
 namespace {
 
-int64_t SteadyNowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+// Peers answer on their own connections, so what comes back on one this
+// process made is ZeroMQ's handshake (a few hundred bytes with CURVE) and
+// its heartbeats (a PING every 30 s of silence, under 100 bytes). libzmq
+// would queue the frames of a message that never ends there without
+// limit (ZMQ_RCVHWM counts whole messages), so the kernel's count of the
+// bytes received is checked against what the handshake and heartbeats
+// could have sent by now.
+constexpr uint64_t kReturnBytes = 16 << 10;
+constexpr double kReturnBytesPerMinute = 256;
+constexpr int64_t kReturnCheckNs = 1000000000;  // every connection, resting or not
+constexpr int64_t kReturnRestNs = 100000000;
+
+// Whether `fd` is still a TCP connection to the peer at `to`: libzmq may
+// have closed it since its monitor spoke, and the number gone elsewhere.
+// An address by name ("tcp://db7:7001") is taken on its port alone.
+bool IsConnectionTo(int fd, const std::string& to) {
+  const std::string peer = PeerAddressOf(fd);
+  if (peer.empty() || peer == to) return !peer.empty();
+  const size_t start = to.find("//") == std::string::npos ? 0 : to.find("//") + 2;
+  const size_t colon = to.rfind(':');
+  if (colon == std::string::npos || colon <= start) return false;
+  const std::string host = to.substr(start, colon - start);
+  in_addr v4{};
+  if (host.front() == '[' || inet_pton(AF_INET, host.c_str(), &v4) == 1) return false;  // numeric, and not it
+  return peer.substr(peer.rfind(':')) == to.substr(colon);
 }
+
+}  // namespace
+
+// Each connection to a peer is polled for input alongside libzmq (which
+// reads it), so bytes coming back are counted as they come, not a second
+// later: a stream of empty frames fills memory 30 times faster than the
+// wire. A connection whose input sits unread (libzmq stops reading past
+// one whole message) would make poll return at once, again and again, so
+// it rests kReturnRestNs once its count stops moving.
+void Transport::AddReturnTrafficFds(std::vector<pollfd>& fds, std::vector<std::string>& polled) {
+  polled.clear();
+  const int64_t now_ns = SteadyNowNs();
+  for (const auto& [to, connection] : outbound_) {
+    if (connection.resting_until_ns > now_ns) continue;
+    fds.push_back({connection.fd, POLLIN, 0});
+    polled.push_back(to);
+  }
+}
+
+void Transport::WatchReturnTraffic(const pollfd* fds, const std::vector<std::string>& polled) {
+  const int64_t now_ns = SteadyNowNs();
+  const bool sweep = now_ns - return_checked_ns_ >= kReturnCheckNs;  // those resting too
+  if (sweep) return_checked_ns_ = now_ns;
+  for (size_t i = 0; i < polled.size(); ++i) {
+    auto it = outbound_.find(polled[i]);
+    if (it != outbound_.end() && (fds[i].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) && !sweep) {
+      CheckReturnTraffic(it, now_ns);
+    }
+  }
+  for (auto it = outbound_.begin(); sweep && it != outbound_.end();) it = CheckReturnTraffic(it, now_ns);
+}
+
+// A connection over its allowance is shut down: libzmq then frees what it
+// queued from it and connects again.
+std::unordered_map<std::string, Transport::Outbound>::iterator Transport::CheckReturnTraffic(
+    std::unordered_map<std::string, Outbound>::iterator it, int64_t now_ns) {
+  const auto& [to, connection] = *it;
+  tcp_info info{};
+  socklen_t size = sizeof(info);
+  if (!IsConnectionTo(connection.fd, to) || getsockopt(connection.fd, IPPROTO_TCP, TCP_INFO, &info, &size) != 0 ||
+      size < offsetof(tcp_info, tcpi_bytes_received) + sizeof(info.tcpi_bytes_received)) {
+    return outbound_.erase(it);
+  }
+  const double minutes = static_cast<double>(now_ns - connection.connected_ns) / 60e9;
+  const auto allowed = kReturnBytes + static_cast<uint64_t>(minutes * kReturnBytesPerMinute);
+  if (info.tcpi_bytes_received <= allowed) {
+    if (info.tcpi_bytes_received == it->second.bytes_received) it->second.resting_until_ns = now_ns + kReturnRestNs;
+    it->second.bytes_received = info.tcpi_bytes_received;
+    return std::next(it);
+  }
+  shutdown(connection.fd, SHUT_RDWR);
+  LogRefusal("a peer sending back on our connection",
+             fmt::format("closed the connection to {}: {} bytes came back on it, where only ZeroMQ's handshake and "
+                         "heartbeats come (at most {} by now)",
+                         to, info.tcpi_bytes_received, allowed));
+  return outbound_.erase(it);
+}
+
+// -------------------------------------------------------------- strangers
+
+namespace {
 
 }  // namespace
 

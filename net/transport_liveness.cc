@@ -8,18 +8,13 @@
 #include <zmq.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
+#include "net/steady_clock.h"
 #include "net/transport.h"
 
 namespace tfg::net {
 namespace {
-
-int64_t SteadyNanos() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // TCP retransmits unacknowledged bytes with exponential backoff, so after a
 // 20 s partition the next try may come 10 s after the network is back. With
@@ -49,7 +44,7 @@ double Transport::UnreachableFor(const std::string& to) const {
   std::lock_guard<std::mutex> lock(problems_mu_);
   auto it = down_since_.find(to);
   if (it == down_since_.end()) return 0;
-  return static_cast<double>(SteadyNanos() - it->second) / 1e9;
+  return static_cast<double>(SteadyNowNs() - it->second) / 1e9;
 }
 
 // On the I/O thread, from the peer's monitor. A connection counts as up
@@ -58,8 +53,10 @@ double Transport::UnreachableFor(const std::string& to) const {
 bool Transport::OnConnectionEvent(const std::string& to, uint16_t event, uint32_t value) {
   if (event == ZMQ_EVENT_CONNECTED) {
     if (const int ms = stalled_connection_ms_.load(); ms > 0) SetUserTimeout(static_cast<int>(value), ms);
+    outbound_[to] = Outbound{static_cast<int>(value), SteadyNowNs()};
     return true;
   }
+  if (event == ZMQ_EVENT_DISCONNECTED) outbound_.erase(to);
   PeerLostHandler on_lost;
   {
     std::lock_guard<std::mutex> lock(problems_mu_);
@@ -68,7 +65,7 @@ bool Transport::OnConnectionEvent(const std::string& to, uint16_t event, uint32_
       return false;  // also ends a run of broken handshakes (ReadMonitor)
     }
     if (event != ZMQ_EVENT_DISCONNECTED && event != ZMQ_EVENT_CONNECT_RETRIED) return false;
-    down_since_.emplace(to, SteadyNanos());  // keeps the first moment
+    down_since_.emplace(to, SteadyNowNs());  // keeps the first moment
     if (event == ZMQ_EVENT_DISCONNECTED) on_lost = on_peer_lost_;
   }
   if (on_lost) on_lost(to);

@@ -4,7 +4,8 @@ with a real `tfg --worker`: a storm of Hellos it refuses, each naming a
 reply address of its own; a stranger that listens at its reply address
 and streams frames back into the connection the worker makes to answer
 it; a message whose frames are each under the 1 GiB limit and together
-above it; more connections than it accepts. After
+above it, never ended; millions of empty frames of one message; more
+connections than it accepts. After
 each, a real master script must still run on the same worker; the
 worker's open file descriptors (/proc/PID/fd) must stay bounded, and its
 log must account for every refusal, rate-limited.
@@ -26,8 +27,17 @@ import worker_test
 from worker_test import DEADLINE, MAGIC, PROTOCOL, WorkerFixture, varint, zmtp_dealer
 
 HELLO = 1
-# net/protocol.h: kMaxMessageBytes, the limit on a message's frames together.
+# net/protocol.h: kMaxMessageBytes, the limit on a message's frames together,
+# and kMaxAttachments, the frames a message may have after its head.
 MAX_MESSAGE_BYTES = 1 << 30
+MAX_ATTACHMENTS = MAX_MESSAGE_BYTES // 8192
+# What a worker holding an unfinished message dropped for its size may
+# take in all (an ASan build included): well under its first frame's
+# 576 MiB.
+UNFINISHED_RSS = 400 << 20
+# What 8 million empty frames of one message may add: the first 131,072
+# kept as attachments until the message is dropped.
+FLOOD_RSS_SLACK = 100 << 20
 # interp/distributed/worker.h and net/transport.h: the default caps.
 MAX_CONNECTIONS = 256
 # Descriptors a storm may add for a moment: the 8 sockets answering
@@ -117,6 +127,16 @@ class HostilePeersTest(WorkerFixture):
         with open("/proc/%d/status" % w.proc.pid) as f:
             return int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1)) * 1024
 
+    def rss_after_settling(self, w, limit, seconds=20):
+        """Waits up to `seconds` for the worker's resident size to fall
+        below `limit`; returns the last size."""
+        deadline = time.monotonic() + seconds
+        rss = self.rss(w)
+        while rss >= limit and time.monotonic() < deadline:
+            time.sleep(0.05)
+            rss = self.rss(w)
+        return rss
+
     def fds_after_settling(self, w, limit, seconds=20):
         """Waits up to `seconds` for the worker's descriptors to fall to
         `limit` (ZeroMQ closes sockets on threads of its own, slowly on a
@@ -135,6 +155,26 @@ class HostilePeersTest(WorkerFixture):
                 return
             time.sleep(0.05)
         self.fail("the worker never logged %r; its log:\n%s" % (pattern, w.stderr()[-3000:]))
+
+    def stream_empty_frames(self, w, conn, frames_a_send):
+        """Streams STREAM_BYTES of empty frames, each flagged "more" (2 bytes
+        on the wire), into `conn` until the worker stops taking them, while
+        draining what comes back. Returns the drain (joined), the bytes
+        sent, and the most the worker's resident size reached meanwhile."""
+        drain = Drain(conn, DEADLINE)
+        drain.start()
+        chunk = b"\x01\x00" * frames_a_send
+        conn.settimeout(2)  # a worker that reads nothing fills the buffers
+        sent, rss_most = 0, 0
+        try:
+            while sent < STREAM_BYTES:
+                conn.sendall(chunk)
+                sent += len(chunk)
+                rss_most = max(rss_most, self.rss(w))
+        except (socket.timeout, BrokenPipeError, ConnectionResetError):
+            pass
+        drain.join(DEADLINE)
+        return drain, sent, rss_most
 
     def most_fds_while(self, w, seconds):
         """The most descriptors the worker held, sampled for `seconds`."""
@@ -211,21 +251,8 @@ class HostilePeersTest(WorkerFixture):
         d.sendall(worker_test.zmtp_frame(hello(reply_to, 0x1234, 77)))
         conn = zmtp_accept_as_router(listener)
         listener.close()
-        drain = Drain(conn, DEADLINE)
-        drain.start()
-        # Empty frames, each flagged "more": 2 bytes on the wire each.
-        chunk = b"\x01\x00" * (1 << 19)
-        conn.settimeout(2)  # a worker that reads nothing fills the buffers
-        sent, rss_most = 0, rss_before
-        try:
-            while sent < STREAM_BYTES:
-                conn.sendall(chunk)
-                sent += len(chunk)
-                rss_most = max(rss_most, self.rss(w))
-        except (socket.timeout, BrokenPipeError, ConnectionResetError):
-            pass
-        drain.join(DEADLINE)
-        rss_most = max(rss_most, self.rss(w))
+        drain, sent, rss_most = self.stream_empty_frames(w, conn, 1 << 19)
+        rss_most = max(rss_most, rss_before, self.rss(w))
         conn.close()
         d.close()
         self.assertLess(rss_most - rss_before, STREAM_RSS_SLACK,
@@ -238,9 +265,39 @@ class HostilePeersTest(WorkerFixture):
         self.assertTrue(w.alive())
         self.assert_serves_a_master(w)
 
-    # Nothing bounds the frames of an unfinished message on the worker's
-    # own port (libzmq 4.3), so a worker reachable beyond loopback without
-    # CURVE says so when it starts.
+    # A master the worker serves gets its answers on a connection the
+    # worker makes to it. One that streams the frames of a message that
+    # never ends back on that connection (libzmq would queue them all) has
+    # it shut down within about a second, past what ZeroMQ's handshake and
+    # heartbeats could have sent.
+    def test_a_served_master_streaming_frames_back_is_cut_off(self):
+        w = self.worker()
+        d = zmtp_dealer(w.port)
+        d.sendall(worker_test.zmtp_frame(hello("tcp://127.0.0.1:9", 0x1234, 90)))
+        self.wait_for_log(w, r"op registry hash 1234, ours [0-9a-f]+")
+        ours = int(re.search(r"op registry hash 1234, ours ([0-9a-f]+)", w.stderr()).group(1), 16)
+        rss_before = self.rss(w)
+        listener = socket.create_server(("127.0.0.1", 0))
+        listener.settimeout(DEADLINE)
+        reply_to = "tcp://127.0.0.1:%d" % listener.getsockname()[1]
+        d.sendall(worker_test.zmtp_frame(hello(reply_to, ours, 91)))
+        conn = zmtp_accept_as_router(listener)
+        drain, sent, rss_most = self.stream_empty_frames(w, conn, 1 << 16)
+        rss_most = max(rss_most, rss_before)
+        conn.close()
+        listener.close()
+        d.close()
+        self.assertTrue(drain.ended, "the worker kept reading the master's stream")
+        self.wait_for_log(w, r"closed the connection to %s: \d+ bytes came back on it, where only ZeroMQ's handshake "
+                             r"and heartbeats come \(at most \d+ by now\)" % re.escape(reply_to))
+        self.assertLess(rss_most - rss_before, STREAM_RSS_SLACK,
+                        "the worker grew from %d to %d bytes while %d bytes of frames were streamed at it" %
+                        (rss_before, rss_most, sent))
+        self.assertTrue(w.alive())
+        self.assert_serves_a_master(w)
+
+    # Without CURVE any host that reaches the port can run graphs, so a
+    # worker reachable beyond loopback says so when it starts.
     def test_listening_beyond_loopback_without_curve_is_warned_of(self):
         log_path = os.path.join(self.dir, "exposed.log")
 
@@ -263,10 +320,12 @@ class HostilePeersTest(WorkerFixture):
                 proc.wait(DEADLINE)
                 proc.stdout.close()
         self.assertIn("tfg[net]: warning: listening on %s without CURVE: any host that can reach this port can run "
-                      "graphs here, and can make this process use unbounded memory" % address, log_text())
+                      "graphs here. Turn CURVE on" % address, log_text())
 
-    # Three frames, each under the 1 GiB limit of one frame: the message
-    # is refused as soon as its frames add up to more than the limit.
+    # Three frames, each under the 1 GiB limit of one frame, the last
+    # never ended: the message is dropped at the frame that takes it over
+    # the limit, what it held is freed while the connection is still open,
+    # and the rest of its frames are read and discarded.
     def test_frames_above_the_limit_together_are_refused(self):
         w = self.worker()
         d = zmtp_dealer(w.port)
@@ -275,17 +334,39 @@ class HostilePeersTest(WorkerFixture):
         chunk = bytes(16 << 20)
         part = 36 * len(chunk)  # two of them: 1.125 GiB
         d.sendall(frame_header(len(head), True) + head)
-        for more in (True, False):
-            d.sendall(frame_header(part, more))
+        for _ in range(2):
+            d.sendall(frame_header(part, True))
             for _ in range(part // len(chunk)):
                 d.sendall(chunk)
-        total = len(head) + 2 * part
-        self.wait_for_log(w, r"dropped a message of 3 frames and %d bytes \(a message may have a head and at most "
-                             r"\d+ attachments, of %d bytes in all\)" % (total, MAX_MESSAGE_BYTES))
+        self.wait_for_log(w, r"dropped a message from tcp://127\.0\.0\.1:\d+ at its frame 3, %d bytes so far \(a "
+                             r"message may have a head and at most \d+ attachments, of %d bytes in all\); the rest "
+                             r"of it is read and discarded" % (len(head) + 2 * part, MAX_MESSAGE_BYTES))
+        # The first part (576 MiB) is freed, and the second is not kept.
+        self.assertLess(self.rss_after_settling(w, UNFINISHED_RSS), UNFINISHED_RSS)
         d.close()
         # Refused before decoding: no Hello was answered.
         self.assertNotIn("refused a Hello", w.stderr())
         self.assertTrue(w.alive())
+        self.assert_serves_a_master(w)
+
+    # Empty frames of a message that never ends, far more than a message
+    # may have: libzmq would queue each (about 64 bytes apiece, 1.3 GB for
+    # 20 million); the worker drops the message at its 131,073rd frame and
+    # holds none of the rest.
+    def test_a_flood_of_empty_frames_holds_nothing(self):
+        w = self.worker()
+        before = self.rss(w)
+        d = zmtp_dealer(w.port)
+        d.settimeout(DEADLINE)
+        head = hello("tcp://127.0.0.1:9", 0x1234, 8)
+        d.sendall(frame_header(len(head), True) + head)
+        empties = frame_header(0, True) * (1 << 20)
+        for _ in range(8):  # 8 million frames, 16 MB
+            d.sendall(empties)
+        self.wait_for_log(w, r"dropped a message from tcp://127\.0\.0\.1:\d+ at its frame %d, %d bytes so far" %
+                          (MAX_ATTACHMENTS + 2, len(head)))
+        self.assertLess(self.rss(w) - before, FLOOD_RSS_SLACK)
+        d.close()
         self.assert_serves_a_master(w)
 
     # Connections beyond the cap are closed as soon as accepted; ones that
