@@ -6,8 +6,10 @@
 // once the reader and its messages are gone.
 //
 // An input: a first byte (bit 0: prepend a valid handshake, so that the
-// fuzzer spends its time on frames; bits 1-7: the size of each read,
-// 1-128 bytes, or 0 for as much as the reader takes), then the stream.
+// fuzzer spends its time on frames; bits 1-6: the size of each read,
+// 1-63 bytes, or 0 for as much as the reader takes; bit 7: limits of
+// 1 MiB a message, so that a frame claiming more than the input holds is
+// read straight into its buffer, instead of 4 KiB), then the stream.
 //
 // With TFG_ZMTP_SEEDS=DIR set, the binary writes a few valid streams into
 // DIR, the seeds scripts/fuzz starts from, and exits.
@@ -48,6 +50,7 @@ void WriteSeeds(const char* dir) {
       std::string(1, '\x01') + FrameOf("head", true) + FrameOf(std::string(300, 'a'), true) + FrameOf("", false),
       std::string(1, '\x03') + std::string("\x04\x07\x04PING\0\x0a", 9) + FrameOf("x", false),
       std::string(1, '\x00') + Handshake() + FrameOf("head", false),
+      std::string(1, '\x81') + FrameOf("head", true) + FrameOf(std::string(20000, 'b'), false),
   };
   for (size_t i = 0; i < streams.size(); ++i) {
     std::ofstream(std::string(dir) + "/stream" + std::to_string(i), std::ios::binary) << streams[i];
@@ -66,11 +69,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
-  const size_t piece = data[0] >> 1;
+  const size_t piece = (data[0] >> 1) & 63;
   std::string stream = (data[0] & 1) ? Handshake() : std::string();
   stream.append(reinterpret_cast<const char*>(data) + 1, size - 1);
   ZmtpLimits limits;
-  limits.max_message_bytes = 4096;
+  limits.max_message_bytes = (data[0] & 0x80) ? size_t{1} << 20 : 4096;
   limits.max_frames = 8;
   limits.max_command_bytes = 512;
   const int64_t before = MemoryInUse();
