@@ -11,6 +11,8 @@ constexpr char kFusedOp[] = "max_pool_relu_grad";
 struct Pair {
   Node* pool_grad = nullptr;
   Node* relu_grad = nullptr;
+  // bias_add_grad(relu_grad): the fused node's channel sums stand for them.
+  std::vector<Node*> bias_grads;
 };
 
 class PoolReluGradFuser {
@@ -24,6 +26,7 @@ class PoolReluGradFuser {
       if (!Match(*g_.node(id), p)) continue;
       rewrite_.AddMember(*p.pool_grad);
       rewrite_.AddMember(*p.relu_grad);
+      for (const Node* b : p.bias_grads) rewrite_.AddMember(*b);
       pairs_.push_back(p);
     }
   }
@@ -33,8 +36,9 @@ class PoolReluGradFuser {
     for (const Pair& p : pairs_) {
       TFG_ASSIGN_OR_RETURN(Node * fused, AddFused(p));
       rewrite_.Replace(*p.relu_grad, fused->output(0));
+      for (const Node* b : p.bias_grads) rewrite_.Replace(*b, fused->output(1));
       ++result.groups;
-      result.members += 2;
+      result.members += 2 + static_cast<int64_t>(p.bias_grads.size());
     }
     TFG_RETURN_IF_ERROR(rewrite_.RedirectUses(g_, fetches));
     return result;
@@ -56,6 +60,11 @@ class PoolReluGradFuser {
     if (relu_grad.inputs()[1] != pool_grad->inputs()[0] || !OnSameDevice(*pool_grad, relu_grad)) return false;
     p.pool_grad = pool_grad;
     p.relu_grad = &relu_grad;
+    for (const Node* user : scope_.users[relu_grad.id()]) {
+      if (Free(*user, "bias_add_grad", 1) && user->id() < n_ && OnSameDevice(*user, relu_grad)) {
+        p.bias_grads.push_back(g_.node(user->id()));
+      }
+    }
     return true;
   }
 
@@ -67,7 +76,12 @@ class PoolReluGradFuser {
     spec.attrs = pool_grad.attrs();
     // A bad window or gradient shape is max_pool's error: its line.
     spec.span = pool_grad.span();
-    return AddFusedNode(g_, std::move(spec), *p.relu_grad, "fusing a max_pool gradient");
+    TFG_ASSIGN_OR_RETURN(Node * fused, AddFusedNode(g_, std::move(spec), *p.relu_grad, "fusing a max_pool gradient"));
+    for (const Node* b : p.bias_grads) {
+      Status refined = fused->RefineOutputShape(1, b->output_shapes()[0]);
+      if (!refined.ok()) return refined.WithSpan(b->span());
+    }
+    return fused;
   }
 
   Graph& g_;

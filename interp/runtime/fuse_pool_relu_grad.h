@@ -11,6 +11,12 @@
 // max_pool_grad's value (its one use is the relu_grad's, not fetched), the
 // relu_grad masks by the max_pool_grad's own input, no member has control
 // edges or is a run target, and both sit on the same device.
+//
+// The fused node's second output is its first summed over everything but
+// the channels, computed as it routes (each window's gradient lands on one
+// pixel): a bias_add_grad of the relu_grad (the bias gradient of the
+// conv2d -> bias_add -> relu below the pool) that meets the same
+// conditions reads it instead of reading the image-sized gradient again.
 #pragma once
 
 #include <vector>
@@ -21,7 +27,7 @@
 namespace tfg {
 
 // Adds the fused nodes to `g` and moves every use of each pair's relu_grad
-// (consumers and `fetches`) to its fused node; the members are left
+// and bias_add_grad (consumers and `fetches`) to its fused node; the members are left
 // without users for the caller to prune. Off with the convolution fusion
 // (TFG_FUSE_CONV=0).
 Result<FuseResult> FuseMaxPoolReluGrad(Graph& g, std::vector<Output>& fetches, const std::vector<Node*>& targets);

@@ -8,11 +8,15 @@
 // The two are adjoint in their second operand, so each is the other's gradient.
 //   max_pool_relu_grad(input, out_backprop) -> relu_grad(max_pool_grad(...), input)
 // is the pair in one pass, made by the plan's pooling fusion
-// (interp/runtime/fuse_pool_relu_grad.h) where max_pool read a relu.
+// (interp/runtime/fuse_pool_relu_grad.h) where max_pool read a relu; its
+// second output, the channel sums of the first, stands for the
+// bias_add_grad of the convolution below when there is one.
 // f32 max_pool runs on oneDNN when it is built in (ops/nn/pool_onednn.h,
 // which says why its gradient does not), the loops of
 // ops/nn/max_pool_loops.h otherwise and whenever it declines.
+#include <algorithm>
 #include <type_traits>
+#include <vector>
 
 #include "ops/autodiff/gradients.h"
 #include "ops/core/op_registry.h"
@@ -42,9 +46,24 @@ void MaxPoolForward(const OpKernelContext& ctx, const Geometry& g, const T* x, T
 
 // Windows of one image may overlap, so images are the units of parallel work.
 template <typename T>
-void MaxPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, const T* dy, T* dx, bool relu) {
-  const auto backward = relu ? PoolLoops<T>().backward_relu : PoolLoops<T>().backward;
+void MaxPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, const T* dy, T* dx) {
+  const auto backward = PoolLoops<T>().backward;
   ctx.ParallelFor(g.n, nn::PoolWork(g, g.oh * g.ow), [&](int64_t s, int64_t e) { backward(g, x, dy, dx, s, e); });
+}
+
+// max_pool_relu_grad: dx, and dx summed over everything but its channels,
+// from each image's sums added in image order (so the result does not
+// depend on how the images were split over threads).
+template <typename T>
+void MaxPoolReluBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, const T* dy, T* dx, T* sums) {
+  const auto backward = PoolLoops<T>().backward_relu;
+  std::vector<T> image_sums(static_cast<size_t>(g.n * g.c));
+  ctx.ParallelFor(g.n, nn::PoolWork(g, g.oh * g.ow),
+                  [&](int64_t s, int64_t e) { backward(g, x, dy, dx, image_sums.data(), s, e); });
+  std::fill(sums, sums + g.c, T(0));
+  for (int64_t b = 0; b < g.n; ++b) {
+    for (int64_t k = 0; k < g.c; ++k) sums[k] += image_sums[static_cast<size_t>(b * g.c + k)];
+  }
 }
 
 template <typename T>
@@ -104,6 +123,10 @@ class MaxPoolKernel final : public OpKernel {
     TFG_ASSIGN_OR_RETURN(nn::PoolRun run, nn::PlanMaxPool(op, kMode, attrs_, x.shape(), second));
     const Geometry& g = run.g;
     TFG_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, run.out));
+    Tensor* channel_sums = nullptr;
+    if constexpr (kMode == nn::MaxPoolMode::kGradRelu) {
+      TFG_ASSIGN_OR_RETURN(channel_sums, ctx.allocate_output(1, TensorShape({g.c})));
+    }
     return nn::DispatchFloat(op, x.dtype(), [&](auto tag) {
       using C = decltype(tag);
       nn::FloatOut<C> y(out);
@@ -112,9 +135,12 @@ class MaxPoolKernel final : public OpKernel {
         if (!OneDnnMaxPool<C>(ctx, g, in.get(), y.get())) {
           MaxPoolForward<C>(ctx, g, in.get(), y.get());
         }
-      } else if constexpr (kMode == nn::MaxPoolMode::kGrad || kMode == nn::MaxPoolMode::kGradRelu) {
-        MaxPoolBackward<C>(ctx, g, in.get(), nn::FloatView<C>(ctx.input(1)).get(), y.get(),
-                           kMode == nn::MaxPoolMode::kGradRelu);
+      } else if constexpr (kMode == nn::MaxPoolMode::kGrad) {
+        MaxPoolBackward<C>(ctx, g, in.get(), nn::FloatView<C>(ctx.input(1)).get(), y.get());
+      } else if constexpr (kMode == nn::MaxPoolMode::kGradRelu) {
+        nn::FloatOut<C> sums(channel_sums);
+        MaxPoolReluBackward<C>(ctx, g, in.get(), nn::FloatView<C>(ctx.input(1)).get(), y.get(), sums.get());
+        sums.Finish();
       } else {
         MaxPoolGather<C>(ctx, g, in.get(), nn::FloatView<C>(ctx.input(1)).get(), y.get());
       }
@@ -134,6 +160,14 @@ Status GradGradShapeFn(ShapeContext& c) {
                            c.input(0).ToString());
   }
   c.set_output(0, std::move(pooled));
+  return Status::OK();
+}
+
+// max_pool_grad's output, and [channels] for the channel sums.
+Status ReluGradShapeFn(ShapeContext& c) {
+  TFG_RETURN_IF_ERROR(nn::PoolGradShapeFn(c));
+  const PartialShape& input = c.input(0);
+  c.set_output(1, PartialShape({input.known_rank() ? input.dim(3) : PartialShape::kUnknown}));
   return Status::OK();
 }
 
@@ -164,9 +198,12 @@ TFG_REGISTER_OP(nn::PoolOpDef("max_pool_grad_grad", "grad",
                     .SetGradFn([](GradContext& g) { return RouteGrad(g, "max_pool_grad", 1); }));
 TFG_REGISTER_OP(nn::PoolOpDef("max_pool_relu_grad", "out_backprop",
                        "relu_grad(max_pool_grad(input, out_backprop), input) in one pass: each window's "
-                       "out_backprop goes to the window's first maximum of `input` when that maximum is > 0. "
-                       "Made by the pooling fusion of a plan where max_pool read a relu's result.")
-                    .SetShapeFn(nn::PoolGradShapeFn)
+                       "out_backprop goes to the window's first maximum of `input` when that maximum is > 0; "
+                       "`channel_sums` [channels] is that output summed over everything but its channels "
+                       "(bias_add_grad of it). Made by the pooling fusion of a plan where max_pool read a relu's "
+                       "result.")
+                    .Output("channel_sums", "T")
+                    .SetShapeFn(ReluGradShapeFn)
                     .NoGradient("built after gradients, by the plan's pooling fusion"));
 TFG_REGISTER_KERNEL(KernelDef("max_pool", DeviceType::kCpu).Create<MaxPoolKernel<nn::MaxPoolMode::kForward>>());
 TFG_REGISTER_KERNEL(KernelDef("max_pool_grad", DeviceType::kCpu).Create<MaxPoolKernel<nn::MaxPoolMode::kGrad>>());

@@ -21,8 +21,11 @@ struct Loops {
   // the windows of one image may overlap.
   void (*backward)(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e);
   // backward with relu_grad folded in: routed only where the window's
-  // maximum is > 0 (max_pool_relu_grad).
-  void (*backward_relu)(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e);
+  // maximum is > 0 (max_pool_relu_grad). Also sums what it routes per
+  // channel, image by image: sums[b * c + k] for each image b in [s, e)
+  // (the bias gradient of the convolution below, bias_add_grad(dx),
+  // without reading dx again).
+  void (*backward_relu)(const Geometry& g, const T* x, const T* dy, T* dx, T* sums, int64_t s, int64_t e);
   // out = grad read at each window's argmax; units are rows of output.
   void (*gather)(const Geometry& g, const T* x, const T* grad, T* out, int64_t s, int64_t e);
 };

@@ -141,15 +141,19 @@ inline typename P::V KeepWherePositive(typename P::V v, typename P::V m) {
 // Every tap is written, so when windows are disjoint (kAssign) the taps
 // need no zeroing beforehand; overlapping windows accumulate. kPositive
 // (relu_grad folded in): only where that maximum is > 0, so never for a
-// NaN one.
+// NaN one, and what is routed is added to `sum` too (each window's value
+// lands on one pixel, so these are the channel sums of dimage).
 template <bool kAssign, bool kPositive, typename P, int64_t kTaps, typename T>
-inline void PackRoute(const T* image, T* dimage, const int64_t* taps, int64_t n, const T* d) {
+inline void PackRoute(const T* image, T* dimage, const int64_t* taps, int64_t n, const T* d, T* sum) {
   using V = typename P::V;
   const int64_t count = kTaps ? kTaps : n;
   const Argmax<P> arg = PackArgmax<P, kTaps>(image, taps, n);
   const auto tap = arg.tap;
   V dv = Load<P>(d);
-  if constexpr (kPositive) dv = KeepWherePositive<P>(dv, arg.max);
+  if constexpr (kPositive) {
+    dv = KeepWherePositive<P>(dv, arg.max);
+    Store<P>(sum, Load<P>(sum) + dv);
+  }
   for (int64_t t = 0; t < count; ++t) {
     T* dst = dimage + taps[t];
     const V routed = tap == static_cast<typename P::Lane>(t) ? dv : V{} * 0;
@@ -217,32 +221,44 @@ inline bool TilingWindows(const Geometry& g) {
          g.oh >= g.h / g.sh + (g.h % g.sh != 0) && g.ow >= g.w / g.sw + (g.w % g.sw != 0);
 }
 
+// `sums` (kPositive only): a row of g.c per image.
 template <bool kAssign, bool kPositive, typename T>
-void BackwardImages(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e) {
+void BackwardImages(const Geometry& g, const T* x, const T* dy, T* dx, T* sums, int64_t s, int64_t e) {
   std::vector<int64_t> taps(static_cast<size_t>(PoolWindowPixels(g)));
   for (int64_t b = s; b < e; ++b) {
     const T* image = x + b * g.in_image();
     T* dimage = dx + b * g.in_image();
+    T* sum = kPositive ? sums + b * g.c : nullptr;
+    if constexpr (kPositive) std::fill(sum, sum + g.c, T(0));
     if (!TilingWindows(g)) std::fill(dimage, dimage + g.in_image(), T(0));
     for (int64_t p = 0; p < g.oh * g.ow; ++p) {
       const int64_t n = WindowTaps(g, p / g.ow, p % g.ow, taps.data());
       const T* d = dy + (b * g.oh * g.ow + p) * g.c;
       WithTapCount(n, [&](auto count) {
         ForEachPack<T>(g.c, [&](int64_t c0, auto pack) {
-          PackRoute<kAssign, kPositive, decltype(pack), decltype(count)::value>(image + c0, dimage + c0,
-                                                                                 taps.data(), n, d + c0);
+          PackRoute<kAssign, kPositive, decltype(pack), decltype(count)::value>(
+              image + c0, dimage + c0, taps.data(), n, d + c0, kPositive ? sum + c0 : nullptr);
         });
       });
     }
   }
 }
 
-template <typename T, bool kPositive>
+template <typename T>
 void Backward(const Geometry& g, const T* x, const T* dy, T* dx, int64_t s, int64_t e) {
   if (DisjointWindows(g)) {
-    BackwardImages<true, kPositive>(g, x, dy, dx, s, e);
+    BackwardImages<true, false, T>(g, x, dy, dx, nullptr, s, e);
   } else {
-    BackwardImages<false, kPositive>(g, x, dy, dx, s, e);
+    BackwardImages<false, false, T>(g, x, dy, dx, nullptr, s, e);
+  }
+}
+
+template <typename T>
+void BackwardRelu(const Geometry& g, const T* x, const T* dy, T* dx, T* sums, int64_t s, int64_t e) {
+  if (DisjointWindows(g)) {
+    BackwardImages<true, true>(g, x, dy, dx, sums, s, e);
+  } else {
+    BackwardImages<false, true>(g, x, dy, dx, sums, s, e);
   }
 }
 
@@ -265,8 +281,8 @@ void Gather(const Geometry& g, const T* x, const T* grad, T* out, int64_t s, int
 }
 
 inline LoopSet MakeLoopSet(const char* isa) {
-  return {isa, {&Forward<float>, &Backward<float, false>, &Backward<float, true>, &Gather<float>},
-          {&Forward<double>, &Backward<double, false>, &Backward<double, true>, &Gather<double>}};
+  return {isa, {&Forward<float>, &Backward<float>, &BackwardRelu<float>, &Gather<float>},
+          {&Forward<double>, &Backward<double>, &BackwardRelu<double>, &Gather<double>}};
 }
 
 }  // namespace tfg::nn::max_pool_loops::TFG_POOL_NS

@@ -39,8 +39,10 @@ void TimeOnce(const loops::Loops<float>& run, const nn::Geometry& g, Buffers& b,
   t.forward = std::min(t.forward, BestSeconds(reps, [&] { run.forward(g, b.x.data(), b.y.data(), 0, g.n * g.oh); }));
   t.backward =
       std::min(t.backward, BestSeconds(reps, [&] { run.backward(g, b.x.data(), b.dy.data(), b.dx.data(), 0, g.n); }));
-  t.backward_relu = std::min(
-      t.backward_relu, BestSeconds(reps, [&] { run.backward_relu(g, b.x.data(), b.dy.data(), b.dx.data(), 0, g.n); }));
+  std::vector<float> sums(static_cast<size_t>(g.n * g.c));
+  t.backward_relu = std::min(t.backward_relu, BestSeconds(reps, [&] {
+                               run.backward_relu(g, b.x.data(), b.dy.data(), b.dx.data(), sums.data(), 0, g.n);
+                             }));
   t.gather = std::min(t.gather,
                       BestSeconds(reps, [&] { run.gather(g, b.x.data(), b.dx.data(), b.y.data(), 0, g.n * g.oh); }));
 }

@@ -16,6 +16,7 @@
 #include "interp/runtime/session.h"
 #include "ops/autodiff/gradients.h"
 #include "tests/interp/runtime/graph_test_util.h"
+#include "tests/ops/op_test_util.h"
 
 namespace tfg {
 namespace {
@@ -103,6 +104,30 @@ TEST_F(FusePoolReluGradTest, ThePairBecomesOneNodeWithTheUnfusedBits) {
   int nonzero = 0;
   for (int64_t i = 0; i < a.num_elements(); ++i) nonzero += a.data<float>()[i] != 0.0f;
   EXPECT_GT(nonzero, 10);
+}
+
+// The bias gradient of a layer below the pool, bias_add_grad(relu_grad),
+// becomes the fused node's second output: the channel sums of its first,
+// as summed here in double from the fused run's dx.
+TEST_F(FusePoolReluGradTest, ABiasGradientOfTheReluGradIsItsChannelSums) {
+  Net n = Build();
+  const Output db = Op("bias_add_grad", {n.dx});
+  auto o = Optimize({n.dx, db});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(Count(*o->graph, "max_pool_relu_grad"), 1);
+  EXPECT_EQ(Count(*o->graph, "bias_add_grad"), 0);
+  ASSERT_EQ(o->fetches[1].node, o->fetches[0].node);
+  EXPECT_EQ(o->fetches[1].index, 1);
+  EXPECT_EQ(o->fetches[1].node->output_shapes()[1], PartialShape({5}));
+  auto fused = Run(n, {n.dx, db}, true);
+  auto plain = Run(n, {n.dx, db}, false);
+  ASSERT_TRUE(fused.ok()) << fused.status().ToString();
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  const Tensor& dx = (*fused)[0];
+  std::vector<double> sums(5, 0.0);
+  for (int64_t i = 0; i < dx.num_elements(); ++i) sums[static_cast<size_t>(i % 5)] += dx.data<float>()[i];
+  test::ExpectTensorNear((*fused)[1], sums, TensorShape({5}), 1e-5);
+  test::ExpectTensorNear((*plain)[1], sums, TensorShape({5}), 1e-5);
 }
 
 TEST_F(FusePoolReluGradTest, AFetchedPoolGradientIsNotFused) {

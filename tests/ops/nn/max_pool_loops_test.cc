@@ -121,14 +121,25 @@ void CheckLoops(const loops::LoopSet& set, const Shape& s, T special) {
   run.forward(g, x.data(), y.data(), 0, 1);
   run.forward(g, x.data(), y.data(), 1, s.n * oh);
   run.backward(g, x.data(), dy.data(), dx.data(), 0, s.n);
-  run.backward_relu(g, x.data(), dy.data(), relu_dx.data(), 0, 1);
-  run.backward_relu(g, x.data(), dy.data(), relu_dx.data(), 1, s.n);
+  std::vector<T> sums(static_cast<size_t>(s.n * s.c), T(77));
+  run.backward_relu(g, x.data(), dy.data(), relu_dx.data(), sums.data(), 0, 1);
+  run.backward_relu(g, x.data(), dy.data(), relu_dx.data(), sums.data(), 1, s.n);
   run.gather(g, x.data(), grad.data(), gathered.data(), 0, s.n * oh - 1);
   run.gather(g, x.data(), grad.data(), gathered.data(), s.n * oh - 1, s.n * oh);
   ExpectSameBits(y, want.y, "max_pool");
   ExpectSameBits(dx, want.dx, "max_pool_grad");
   ExpectSameBits(gathered, want.gathered, "max_pool_grad_grad");
   ExpectSameBits(relu_dx, want.relu_dx, "max_pool_relu_grad");
+  // Each image's channel sums: the reference's relu_dx summed in double
+  // (the loops add per window, so only rounding may differ).
+  for (int64_t b = 0; b < s.n; ++b) {
+    for (int64_t k = 0; k < s.c; ++k) {
+      double sum = 0;
+      for (int64_t p = 0; p < s.h * s.w; ++p) sum += static_cast<double>(want.relu_dx[(b * s.h * s.w + p) * s.c + k]);
+      EXPECT_NEAR(static_cast<double>(sums[static_cast<size_t>(b * s.c + k)]), sum, 1e-4 * (1 + std::fabs(sum)))
+          << "image " << b << " channel " << k;
+    }
+  }
 }
 
 std::vector<const loops::LoopSet*> CompiledSets() {
