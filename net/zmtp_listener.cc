@@ -106,6 +106,7 @@ void ZmtpListener::AddPollFds(std::vector<pollfd>& fds) const {
 }
 
 void ZmtpListener::Serve(const pollfd* fds, size_t count, const std::function<void(Received&)>& deliver) {
+  if (count == 0) return;  // AddPollFds always appends the listening socket
   const int64_t now = SteadyNowNs();
   const size_t polled = std::min(count - 1, connections_.size());
   for (size_t i = 0; i < polled; ++i) {
