@@ -17,6 +17,7 @@
 #include "net/curve.h"
 #include "net/protocol.h"
 #include "net/refusal_log.h"
+#include "net/steady_clock.h"
 #include "net/zmtp_listener.h"
 
 namespace tfg::net {
@@ -279,8 +280,13 @@ void Transport::Loop() {
     }
     ReceiveAll();
     FlushRefusalLog();
+    // While connections to peers are being made, every monitor is read on
+    // every wake-up (a ZMQ_FD may not fire for an event that came while
+    // the socket was last read), so that a connection's descriptor is
+    // watched (WatchReturnTraffic) before a peer can stream much at it.
+    const bool watching = SteadyNowNs() < watch_monitors_until_ns_.load();
     for (size_t i = 0; i < monitors.size(); ++i) {
-      if (rebuilt || (fds[first_monitor + i].revents & POLLIN)) {
+      if (rebuilt || watching || (fds[first_monitor + i].revents & POLLIN)) {
         while (HasMessage(monitors[i].second)) ReadMonitor(monitors[i].first, monitors[i].second);
       }
     }
@@ -291,7 +297,7 @@ void Transport::Loop() {
     if (listener_ != nullptr) listener_->AddPollFds(fds);
     const size_t outbound_first = fds.size();
     AddReturnTrafficFds(fds, outbound);
-    if (poll(fds.data(), fds.size(), 200) < 0) {
+    if (poll(fds.data(), fds.size(), return_active_ || watching ? 1 : 200) < 0) {
       if (errno == EINTR) continue;  // fds' revents are not this poll's
       break;
     }
@@ -397,6 +403,7 @@ void* Transport::PeerSocket(const std::string& to, bool* created) {
       monitors_[to] = monitor;
       monitors_changed_ = true;
       *created = true;
+      WatchNewConnections();
     } else if (monitor != nullptr) {
       zmq_socket_monitor(socket, nullptr, 0);  // in case it started: no reader will come
       zmq_close(monitor);
@@ -433,6 +440,13 @@ void* Transport::NewSocket(const std::string& to) {
   // backoff: the first attempt after the network heals connects.
   int connect_timeout_ms = 1000;
   zmq_setsockopt(socket, ZMQ_CONNECT_TIMEOUT, &connect_timeout_ms, sizeof(connect_timeout_ms));
+  // libzmq connects over IPv4 only unless told otherwise; only a bracketed
+  // IPv6 address is, so that a name keeps resolving to the IPv4 address
+  // its peer listens on.
+  if (to.find('[') != std::string::npos) {
+    const int ipv6 = 1;
+    zmq_setsockopt(socket, ZMQ_IPV6, &ipv6, sizeof(ipv6));
+  }
   return socket;
 }
 

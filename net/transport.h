@@ -45,6 +45,7 @@
 
 #include "net/protocol.h"
 #include "net/received.h"
+#include "net/steady_clock.h"
 #include "net/transport_limits.h"
 #include "ops/core/status.h"
 
@@ -213,6 +214,14 @@ class Transport {
   std::unordered_map<std::string, Outbound>::iterator CheckReturnTraffic(
       std::unordered_map<std::string, Outbound>::iterator it, int64_t now_ns);
   int64_t return_checked_ns_ = 0;  // steady clock; I/O thread only
+  // Bytes came back at the last look: the I/O thread sleeps 1 ms, not
+  // 200, so that WatchReturnTraffic looks again soon; I/O thread only.
+  bool return_active_ = false;
+  // Until then (steady ns) a connection to a peer may be about to be made
+  // (a socket new, or its connection lost): the I/O thread reads every
+  // monitor on every wake-up and sleeps 1 ms. Any thread.
+  std::atomic<int64_t> watch_monitors_until_ns_{0};
+  void WatchNewConnections() { watch_monitors_until_ns_.store(SteadyNowNs() + 1000000000); }
   // Monitors of forgotten peers, for the I/O thread (which may be polling
   // them) to close; guarded by sockets_mu_.
   std::vector<void*> retired_monitors_;

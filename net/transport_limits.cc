@@ -139,7 +139,13 @@ namespace {
 // could have sent by now.
 constexpr uint64_t kReturnBytes = 16 << 10;
 constexpr double kReturnBytesPerMinute = 256;
-constexpr int64_t kReturnCheckNs = 1000000000;  // every connection, resting or not
+// Every connection, resting or not, is looked at once a second, and every
+// kReturnActiveCheckNs while bytes are coming back on any of them: libzmq
+// reads a connection as fast as bytes come, so poll(2) often finds
+// nothing left to say it has input (a stream of empty frames went on for
+// a second, 6 MB, before a once-a-second look saw it).
+constexpr int64_t kReturnCheckNs = 1000000000;
+constexpr int64_t kReturnActiveCheckNs = 2000000;
 constexpr int64_t kReturnRestNs = 100000000;
 
 // Whether `fd` is still a TCP connection to the peer at `to`: libzmq may
@@ -160,11 +166,11 @@ bool IsConnectionTo(int fd, const std::string& to) {
 }  // namespace
 
 // Each connection to a peer is polled for input alongside libzmq (which
-// reads it), so bytes coming back are counted as they come, not a second
-// later: a stream of empty frames fills memory 30 times faster than the
-// wire. A connection whose input sits unread (libzmq stops reading past
-// one whole message) would make poll return at once, again and again, so
-// it rests kReturnRestNs once its count stops moving.
+// reads it), so bytes coming back are counted as they come: a stream of
+// empty frames fills memory 30 times faster than the wire. A connection
+// whose input sits unread (libzmq stops reading past one whole message)
+// would make poll return at once, again and again, so it rests
+// kReturnRestNs once its count stops moving.
 void Transport::AddReturnTrafficFds(std::vector<pollfd>& fds, std::vector<std::string>& polled) {
   polled.clear();
   const int64_t now_ns = SteadyNowNs();
@@ -177,8 +183,11 @@ void Transport::AddReturnTrafficFds(std::vector<pollfd>& fds, std::vector<std::s
 
 void Transport::WatchReturnTraffic(const pollfd* fds, const std::vector<std::string>& polled) {
   const int64_t now_ns = SteadyNowNs();
-  const bool sweep = now_ns - return_checked_ns_ >= kReturnCheckNs;  // those resting too
-  if (sweep) return_checked_ns_ = now_ns;
+  const bool sweep = now_ns - return_checked_ns_ >= (return_active_ ? kReturnActiveCheckNs : kReturnCheckNs);
+  if (sweep) {
+    return_checked_ns_ = now_ns;
+    return_active_ = false;  // until a count is seen moving
+  }
   for (size_t i = 0; i < polled.size(); ++i) {
     auto it = outbound_.find(polled[i]);
     if (it != outbound_.end() && (fds[i].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) && !sweep) {
@@ -202,7 +211,11 @@ std::unordered_map<std::string, Transport::Outbound>::iterator Transport::CheckR
   const double minutes = static_cast<double>(now_ns - connection.connected_ns) / 60e9;
   const auto allowed = kReturnBytes + static_cast<uint64_t>(minutes * kReturnBytesPerMinute);
   if (info.tcpi_bytes_received <= allowed) {
-    if (info.tcpi_bytes_received == it->second.bytes_received) it->second.resting_until_ns = now_ns + kReturnRestNs;
+    if (info.tcpi_bytes_received == it->second.bytes_received) {
+      it->second.resting_until_ns = now_ns + kReturnRestNs;
+    } else {
+      return_active_ = true;
+    }
     it->second.bytes_received = info.tcpi_bytes_received;
     return std::next(it);
   }

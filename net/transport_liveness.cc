@@ -56,7 +56,10 @@ bool Transport::OnConnectionEvent(const std::string& to, uint16_t event, uint32_
     outbound_[to] = Outbound{static_cast<int>(value), SteadyNowNs()};
     return true;
   }
-  if (event == ZMQ_EVENT_DISCONNECTED) outbound_.erase(to);
+  if (event == ZMQ_EVENT_DISCONNECTED) {
+    outbound_.erase(to);
+    WatchNewConnections();  // libzmq connects again within 100 ms
+  }
   PeerLostHandler on_lost;
   {
     std::lock_guard<std::mutex> lock(problems_mu_);

@@ -69,14 +69,20 @@ Result<std::unique_ptr<ZmtpListener>> ZmtpListener::Listen(const std::string& ad
                                                            const ZmtpLimits& message_limits) {
   std::string host, port;
   SplitAddress(address, host, port);
+  // IPv4 first, as libzmq resolves a name ("localhost" may also be ::1,
+  // where a peer connecting by the same name would not look); IPv6 for a
+  // bracketed address or a name with no IPv4 address.
   addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
+  hints.ai_family = AF_INET;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   addrinfo* found = nullptr;
-  if (const int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-    return Error(Code::kUnavailable, "cannot listen on {}: {}", address, gai_strerror(rc));
+  int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found);
+  if (rc != 0) {
+    hints.ai_family = AF_INET6;
+    rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found);
   }
+  if (rc != 0) return Error(Code::kUnavailable, "cannot listen on {}: {}", address, gai_strerror(rc));
   std::unique_ptr<addrinfo, void (*)(addrinfo*)> owned(found, freeaddrinfo);
   Result<int> fd = Error(Code::kUnavailable, "no address");
   for (const addrinfo* ai = found; ai != nullptr && !fd.ok(); ai = ai->ai_next) fd = BindAndListen(*ai);

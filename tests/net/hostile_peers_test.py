@@ -282,6 +282,10 @@ class HostilePeersTest(WorkerFixture):
         reply_to = "tcp://127.0.0.1:%d" % listener.getsockname()[1]
         d.sendall(worker_test.zmtp_frame(hello(reply_to, ours, 91)))
         conn = zmtp_accept_as_router(listener)
+        # The watch runs on the worker's I/O thread, which first sets the
+        # session up: what comes back meanwhile is read unwatched (up to
+        # 2 MB of a stream at loopback speed under ASan, in one run of 16).
+        self.wait_for_log(w, r"session \d+ from %s " % re.escape(reply_to))
         drain, sent, rss_most = self.stream_empty_frames(w, conn, 1 << 16)
         rss_most = max(rss_most, rss_before)
         conn.close()

@@ -11,8 +11,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
+#include <thread>
 
 #include "net/transport.h"
 
@@ -137,6 +139,27 @@ TEST(ZmtpListenerTest, ConnectionsBeyondTheCapAreClosedAtOnce) {
   EXPECT_TRUE(closed);
   a.ReadFor(0.1, &closed);
   EXPECT_FALSE(closed);
+}
+
+// A bracketed IPv6 address is listened on over IPv6, and a peer's socket
+// reaches it (libzmq connects over IPv6 only when told to).
+TEST(ZmtpListenerTest, AnIpv6PortIsReachedOverIpv6) {
+  std::atomic<int> got{0};
+  auto a = Transport::Start("tcp://[::1]:0", [&](Received&) { ++got; });
+  if (!a.ok()) GTEST_SKIP() << "no IPv6 loopback here: " << a.status().message();
+  EXPECT_EQ((*a)->address().rfind("tcp://[::1]:", 0), 0u) << (*a)->address();
+  auto b = Transport::Start("tcp://127.0.0.1:0", [](Received&) {});
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  (*b)->Send((*a)->address(), std::string_view("head"));
+  for (int i = 0; i < 250 && got.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(got.load(), 1);
+}
+
+// A name is listened on at its IPv4 address, where libzmq connects by it.
+TEST(ZmtpListenerTest, ANameListensOnItsIpv4Address) {
+  auto l = ZmtpListener::Listen("tcp://localhost:*", {});
+  ASSERT_TRUE(l.ok()) << l.status().message();
+  EXPECT_EQ((*l)->address().rfind("tcp://127.0.0.1:", 0), 0u) << (*l)->address();
 }
 
 TEST(ZmtpListenerTest, AnAddressInUseIsAnError) {
