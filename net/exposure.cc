@@ -5,14 +5,14 @@
 
 #include <cstring>
 
+#include "net/socket_address.h"
+
 namespace tfg::net {
 
 bool IsLoopbackAddress(const std::string& address) {
-  std::string host = address.rfind("tcp://", 0) == 0 ? address.substr(6) : address;
-  const size_t colon = host.rfind(':');
-  if (colon == std::string::npos) return false;
-  host.resize(colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  TcpHostPort a;
+  if (!SplitTcpAddress(address, &a)) return false;
+  const std::string& host = a.host;
   in_addr v4{};
   if (inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
   in6_addr v6{};

@@ -22,6 +22,17 @@ std::string TcpAddressOf(const sockaddr_storage& address) {
   return "";
 }
 
+bool SplitTcpAddress(const std::string& address, TcpHostPort* out) {
+  const std::string rest = address.rfind("tcp://", 0) == 0 ? address.substr(6) : address;
+  const size_t colon = rest.rfind(':');
+  if (colon == std::string::npos) return false;
+  out->host = rest.substr(0, colon);
+  out->port = rest.substr(colon + 1);
+  out->bracketed = out->host.size() >= 2 && out->host.front() == '[' && out->host.back() == ']';
+  if (out->bracketed) out->host = out->host.substr(1, out->host.size() - 2);
+  return true;
+}
+
 std::string PeerAddressOf(int fd) {
   sockaddr_storage peer{};
   socklen_t size = sizeof(peer);

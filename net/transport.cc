@@ -253,12 +253,7 @@ void Transport::Loop() {
   // then the connections to peers (WatchReturnTraffic).
   const size_t first_monitor = zap_ != nullptr ? 4 : 3;
   size_t zmq_fds = 0;
-  const auto deliver = [this](Received& message) {
-    size_t bytes = message.head.size();
-    for (const Attachment& a : message.attachments) bytes += a.size;
-    g_bytes_received.fetch_add(static_cast<int64_t>(bytes));
-    handler_(message);
-  };
+  const auto deliver = [this](Received& message) { Deliver(message); };
   while (!stop_.load()) {
     bool rebuilt = false;
     {
@@ -348,9 +343,17 @@ void Transport::ReceiveAll() {
                              frames, bytes, kMaxAttachments, kMaxMessageBytes));
       continue;
     }
-    g_bytes_received.fetch_add(static_cast<int64_t>(bytes));
-    handler_(message);
+    Deliver(message);
   }
+}
+
+// Every message received, from the ROUTER or the listener, is counted for
+// --stats here and handed on.
+void Transport::Deliver(Received& message) {
+  size_t bytes = message.head.size();
+  for (const Attachment& a : message.attachments) bytes += a.size;
+  g_bytes_received.fetch_add(static_cast<int64_t>(bytes));
+  handler_(message);
 }
 
 static_assert(sizeof(zmq_msg_t) == 64 && alignof(zmq_msg_t) <= 8, "Frame holds a zmq_msg_t in 64 bytes");

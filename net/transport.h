@@ -153,6 +153,7 @@ class Transport {
   void Loop();
   void Wake();
   void ReceiveAll();
+  void Deliver(Received& message);
   void* PeerSocket(const std::string& to, bool* created);  // needs sockets_mu_
   void* NewSocket(const std::string& to);                  // needs sockets_mu_
   void ClosePeer(const std::string& to);                   // needs sockets_mu_

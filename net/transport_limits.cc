@@ -154,13 +154,13 @@ constexpr int64_t kReturnRestNs = 100000000;
 bool IsConnectionTo(int fd, const std::string& to) {
   const std::string peer = PeerAddressOf(fd);
   if (peer.empty() || peer == to) return !peer.empty();
-  const size_t start = to.find("//") == std::string::npos ? 0 : to.find("//") + 2;
-  const size_t colon = to.rfind(':');
-  if (colon == std::string::npos || colon <= start) return false;
-  const std::string host = to.substr(start, colon - start);
+  TcpHostPort want, got;
+  if (!SplitTcpAddress(to, &want) || !SplitTcpAddress(peer, &got)) return false;
   in_addr v4{};
-  if (host.front() == '[' || inet_pton(AF_INET, host.c_str(), &v4) == 1) return false;  // numeric, and not it
-  return peer.substr(peer.rfind(':')) == to.substr(colon);
+  if (want.host.empty() || want.bracketed || inet_pton(AF_INET, want.host.c_str(), &v4) == 1) {
+    return false;  // numeric, and not it
+  }
+  return got.port == want.port;
 }
 
 }  // namespace

@@ -30,14 +30,14 @@ constexpr size_t kMaxUnsent = 64 << 10;
 constexpr double kAcceptPauseSeconds = 0.1;
 
 // "tcp://HOST:PORT" into what getaddrinfo takes.
-void SplitAddress(const std::string& address, std::string& host, std::string& port) {
-  const std::string rest = address.rfind("tcp://", 0) == 0 ? address.substr(6) : address;
-  const size_t colon = rest.rfind(':');
-  host = rest.substr(0, colon);
-  port = colon == std::string::npos ? "" : rest.substr(colon + 1);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  if (host == "*") host = "0.0.0.0";
-  if (port == "*") port = "0";
+TcpHostPort BindAddress(const std::string& address) {
+  TcpHostPort a;
+  if (!SplitTcpAddress(address, &a)) {  // getaddrinfo says what is wrong with it
+    a.host = address.rfind("tcp://", 0) == 0 ? address.substr(6) : address;
+  }
+  if (a.host == "*") a.host = "0.0.0.0";
+  if (a.port == "*") a.port = "0";
+  return a;
 }
 
 Result<int> BindAndListen(const addrinfo& ai) {
@@ -67,8 +67,8 @@ struct ZmtpListener::Connection {
 
 Result<std::unique_ptr<ZmtpListener>> ZmtpListener::Listen(const std::string& address, const TransportLimits& limits,
                                                            const ZmtpLimits& message_limits) {
-  std::string host, port;
-  SplitAddress(address, host, port);
+  const TcpHostPort bind = BindAddress(address);
+  const std::string &host = bind.host, &port = bind.port;
   // IPv4 first, as libzmq resolves a name ("localhost" may also be ::1,
   // where a peer connecting by the same name would not look); IPv6 for a
   // bracketed address or a name with no IPv4 address.

@@ -41,5 +41,20 @@ TEST(SocketAddressTest, ThePeerOfAConnectionIsItsListener) {
   close(listener);
 }
 
+TEST(SocketAddressTest, AnAddressSplitsAtItsLastColon) {
+  TcpHostPort a;
+  ASSERT_TRUE(SplitTcpAddress("tcp://10.0.0.7:7001", &a));
+  EXPECT_EQ(a.host, "10.0.0.7");
+  EXPECT_EQ(a.port, "7001");
+  EXPECT_FALSE(a.bracketed);
+  ASSERT_TRUE(SplitTcpAddress("tcp://[::ffff:127.0.0.1]:*", &a));
+  EXPECT_EQ(a.host, "::ffff:127.0.0.1");
+  EXPECT_EQ(a.port, "*");
+  EXPECT_TRUE(a.bracketed);
+  ASSERT_TRUE(SplitTcpAddress("db7:80", &a));  // "tcp://" may be left out
+  EXPECT_EQ(a.host, "db7");
+  EXPECT_FALSE(SplitTcpAddress("tcp://db7", &a));
+}
+
 }  // namespace
 }  // namespace tfg::net
