@@ -10,5 +10,7 @@
 namespace tfg::nn {
 
 bool AllFinite(const OpKernelContext& ctx, const float* p, int64_t n);
+// The same on the calling thread alone (inside a slice of a ParallelFor).
+bool AllFinite(const float* p, int64_t n);
 
 }  // namespace tfg::nn

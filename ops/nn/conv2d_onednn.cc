@@ -4,6 +4,7 @@
 
 #if defined(TFG_HAVE_ONEDNN)
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,6 +61,7 @@ struct Activation {
 // A primitive for one pass over one slice shape, with what running it needs.
 struct Plan {
   bool usable = false;  // false: oneDNN has only its slow reference code for this shape
+  bool winograd = false;
   d::primitive conv;
   d::memory::desc filter;  // the filter (or filter gradient) layout `conv` uses
   bool filter_is_hwio = true;
@@ -205,6 +207,7 @@ Plan MakePlan(Pass pass, const Geometry& g, int64_t n, int64_t oc, bool winograd
   if (winograd) {
     try {
       Plan plan = MakePlanWith(kWinograd, pass, g, n, oc);
+      plan.winograd = true;
       if (plan.usable) return plan;
     } catch (const d::error&) {
       // No Winograd implementation for this shape.
@@ -243,6 +246,7 @@ struct SlicePlans {
   std::shared_ptr<const Plan> full, last;
   const Plan& of(const Slices& s, int64_t i) const { return i + 1 == s.count ? *last : *full; }
   bool usable() const { return full->usable && last->usable; }
+  bool winograd() const { return full->winograd || last->winograd; }
 };
 SlicePlans PlansFor(Pass pass, const Geometry& g, const Slices& s, int64_t oc, bool winograd_ok) {
   SlicePlans p;
@@ -259,8 +263,13 @@ struct Operand {
 // Winograd's transforms mix each tile's inputs: one Inf or NaN turns the
 // whole output tile into NaN (1024 NaN outputs for one Inf, where the
 // direct convolution gives 576 Inf and finite values elsewhere). Such
-// operands take the direct convolution. Scanned only where Winograd would
-// run.
+// operands take the direct convolution. The forward pass scans its operands
+// first, where Winograd would run (its ReLU post-op would turn NaN into 0,
+// hiding them in the output); the backward passes scan what they wrote
+// instead, which is smaller (the filter gradient) or still in cache (each
+// slice's input gradient), and run again direct when it is not all finite:
+// a non-finite operand always reaches the output of a Winograd pass, since
+// every product it enters is Inf or NaN.
 bool WinogradSafe(const OpKernelContext& ctx, const Geometry& g, const Slices& s, int64_t oc,
                   std::initializer_list<Operand> operands) {
   if (!PrefersWinograd(g, s.size, oc)) return true;
@@ -309,15 +318,19 @@ bool Usable(const Geometry& g, int64_t oc) {
   return CpuConvBackend() == ConvBackend::kOneDnn && g.n > 0 && g.oh > 0 && g.ow > 0 && g.c > 0 && oc > 0;
 }
 
+// How a pass went: kNotFinite when Winograd wrote a NaN or Inf (the
+// caller runs it again direct).
+enum class Ran { kFailed, kDone, kNotFinite };
+Ran RanFrom(bool ran, bool finite) { return !ran ? Ran::kFailed : finite ? Ran::kDone : Ran::kNotFinite; }
+
 // Runs a forward or the input-gradient pass: `src` slices are read,
 // `dst` slices written, the filter (and for the fused forward the bias) read.
-bool RunDataPass(Pass pass, const OpKernelContext& ctx, const Geometry& g, int64_t oc, const float* filter,
-                 const float* src, float* dst, const float* bias = nullptr, bool operands_finite = false) {
-  return Guarded([&] {
+// `winograd_ok`: Winograd may run (the forward's operands are known finite).
+Ran RunDataPassWith(Pass pass, const OpKernelContext& ctx, const Geometry& g, int64_t oc, const float* filter,
+                    const float* src, float* dst, const float* bias, bool winograd_ok) {
+  std::atomic<bool> finite{true};
+  const bool ran = Guarded([&] {
     const Slices s = SliceBatch(ctx, g.n);
-    const int64_t src_count = IsForward(pass) ? g.n * g.in_image() : g.n * g.oh * g.ow * oc;
-    const bool winograd_ok =
-        operands_finite || WinogradSafe(ctx, g, s, oc, {{src, src_count}, {filter, g.patch() * oc}});
     const SlicePlans plans = PlansFor(pass, g, s, oc, winograd_ok);
     if (!plans.usable()) return false;
     Filters f;
@@ -352,9 +365,23 @@ bool RunDataPass(Pass pass, const OpKernelContext& ctx, const Geometry& g, int64
         WriteBack(plan.image, x, x_user, stream);
       }
       stream.wait();
+      if (!forward && plan.winograd && !AllFinite(dst + b0 * dst_image, n * dst_image)) finite = false;
       return true;
     });
   });
+  return RanFrom(ran, finite);
+}
+
+bool RunDataPass(Pass pass, const OpKernelContext& ctx, const Geometry& g, int64_t oc, const float* filter,
+                 const float* src, float* dst, const float* bias = nullptr, bool operands_finite = false) {
+  bool winograd_ok = true;
+  if (IsForward(pass) && !operands_finite) {
+    const Slices s = SliceBatch(ctx, g.n);
+    winograd_ok = WinogradSafe(ctx, g, s, oc, {{src, g.n * g.in_image()}, {filter, g.patch() * oc}});
+  }
+  const Ran ran = RunDataPassWith(pass, ctx, g, oc, filter, src, dst, bias, winograd_ok);
+  if (ran != Ran::kNotFinite) return ran == Ran::kDone;
+  return RunDataPassWith(pass, ctx, g, oc, filter, src, dst, bias, false) != Ran::kFailed;
 }
 
 }  // namespace
@@ -377,17 +404,18 @@ bool Conv2DBiasActivationForward(const OpKernelContext& ctx, const Geometry& g, 
          RunDataPass(pass, ctx, g, out_channels, filter, input, output, bias, operands_finite);
 }
 
+namespace {
+
 // Each slice's filter gradient goes to a buffer of its own (slice 0's
 // straight into dfilter when the layouts allow); the partial sums are
 // added in slice order afterwards, so the result does not depend on which
 // thread finished first.
-bool Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const float* input,
-                          const float* dy, float* dfilter) {
-  if (!Usable(g, out_channels)) return false;
-  const int64_t oc = out_channels, size = g.patch() * oc;
-  return Guarded([&] {
+Ran BackpropFilterWith(const OpKernelContext& ctx, const Geometry& g, int64_t oc, const float* input, const float* dy,
+                       float* dfilter, bool winograd_ok) {
+  const int64_t size = g.patch() * oc;
+  bool winograd = false;
+  const bool ran = Guarded([&] {
     const Slices s = SliceBatch(ctx, g.n);
-    const bool winograd_ok = WinogradSafe(ctx, g, s, oc, {{input, g.n * g.in_image()}, {dy, g.n * g.oh * g.ow * oc}});
     const SlicePlans plans = PlansFor(Pass::kBackpropFilter, g, s, oc, winograd_ok);
     if (!plans.usable()) return false;
     std::vector<std::vector<float>> partial(static_cast<size_t>(s.count));
@@ -421,8 +449,20 @@ bool Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t
       const float* add = partial[i].data();
       for (int64_t j = 0; j < size; ++j) dfilter[j] += add[j];
     }
+    winograd = plans.winograd();
     return true;
   });
+  return RanFrom(ran, !winograd || AllFinite(ctx, dfilter, size));
+}
+
+}  // namespace
+
+bool Conv2DBackpropFilter(const OpKernelContext& ctx, const Geometry& g, int64_t out_channels, const float* input,
+                          const float* dy, float* dfilter) {
+  if (!Usable(g, out_channels)) return false;
+  const Ran ran = BackpropFilterWith(ctx, g, out_channels, input, dy, dfilter, true);
+  if (ran != Ran::kNotFinite) return ran == Ran::kDone;
+  return BackpropFilterWith(ctx, g, out_channels, input, dy, dfilter, false) != Ran::kFailed;
 }
 
 }  // namespace tfg::nn::onednn

@@ -181,6 +181,32 @@ TEST(Conv2DWinograd, AnInfInAnOperandTakesTheDirectConvolution) {
   }
 }
 
+// The backward passes check what Winograd wrote rather than what they
+// read: a NaN in the filter alone (the input gradient's other operand)
+// must still take the direct convolution's bits.
+TEST(Conv2DWinograd, ANaNInTheFilterTakesTheDirectInputGradient) {
+  if (!nn::OneDnnBuilt()) GTEST_SKIP() << "built without oneDNN";
+  const nn::ConvBackend saved = nn::CpuConvBackend();
+  nn::SetCpuConvBackend(nn::ConvBackend::kOneDnn);
+  const Shape& s = kShapes[std::size(kShapes) - 2];
+  const Geom g = GeomOf(s);
+  const TensorShape xs({s.n, s.h, s.w, s.c}), fs({s.kh, s.kw, s.c, s.o}), ys({s.n, g.oh, g.ow, s.o});
+  std::vector<double> f = Values(fs.num_elements(), 9);
+  f[f.size() / 2] = NAN;
+  const Tensor tx = test::MakeTensorOf(DType::kF32, Values(xs.num_elements(), 10), xs),
+               tf = test::MakeTensorOf(DType::kF32, f, fs),
+               tdy = test::MakeTensorOf(DType::kF32, Values(ys.num_elements(), 11), ys);
+  const AttrMap attrs = {{"strides", std::vector<int64_t>{1, 1}}, {"padding", std::string("SAME")}};
+  const Tensor automatic = test::Eval("conv2d_backprop_input", {tx, tf, tdy}, attrs);
+  nn::SetCpuConvWinograd(nn::WinogradPolicy::kOff);
+  const Tensor direct = test::Eval("conv2d_backprop_input", {tx, tf, tdy}, attrs);
+  nn::SetCpuConvWinograd(nn::WinogradPolicy::kAuto);
+  nn::SetCpuConvBackend(saved);
+  ASSERT_EQ(automatic.shape(), direct.shape());
+  EXPECT_EQ(std::memcmp(automatic.data<float>(), direct.data<float>(), static_cast<size_t>(direct.num_elements()) * 4),
+            0);
+}
+
 // Selecting oneDNN in a build without it leaves the reference in use.
 TEST(Conv2DBackendSwitch, FallsBackWithoutOneDnn) {
   const nn::ConvBackend saved = nn::CpuConvBackend();
