@@ -1,18 +1,27 @@
 #include "interp/runtime/fuse_pool_relu_grad.h"
 
+#include <unordered_map>
+
 #include "interp/runtime/fuse_conv.h"
 #include "interp/runtime/fusion_scope.h"
+#include "ops/nn/max_pool_loops.h"
+#include "ops/nn/window.h"
 
 namespace tfg {
 namespace {
 
 constexpr char kFusedOp[] = "max_pool_relu_grad";
+constexpr char kFusedFromTapsOp[] = "max_pool_relu_grad_from_taps";
+constexpr char kPoolWithTapsOp[] = "max_pool_with_taps";
 
 struct Pair {
   Node* pool_grad = nullptr;
   Node* relu_grad = nullptr;
   // bias_add_grad(relu_grad): the fused node's channel sums stand for them.
   std::vector<Node*> bias_grads;
+  // The max_pool of the same input and window, when the plan has it: it
+  // becomes max_pool_with_taps, and the pair reads its taps.
+  Node* pool = nullptr;
 };
 
 class PoolReluGradFuser {
@@ -27,6 +36,8 @@ class PoolReluGradFuser {
       rewrite_.AddMember(*p.pool_grad);
       rewrite_.AddMember(*p.relu_grad);
       for (const Node* b : p.bias_grads) rewrite_.AddMember(*b);
+      p.pool = ForwardPool(*p.pool_grad);
+      if (p.pool != nullptr) rewrite_.AddMember(*p.pool);
       pairs_.push_back(p);
     }
   }
@@ -40,6 +51,9 @@ class PoolReluGradFuser {
       ++result.groups;
       result.members += 2 + static_cast<int64_t>(p.bias_grads.size());
     }
+    // Each max_pool_with_taps stands for one max_pool.
+    result.groups += static_cast<int64_t>(with_taps_.size());
+    result.members += static_cast<int64_t>(with_taps_.size());
     TFG_RETURN_IF_ERROR(rewrite_.RedirectUses(g_, fetches));
     return result;
   }
@@ -68,11 +82,51 @@ class PoolReluGradFuser {
     return true;
   }
 
+  // The max_pool whose gradient `pool_grad` is: same input, same window
+  // attrs (the gradient copied them), same device, free to replace, and a
+  // window whose argmax fits a TapCode. Both read one value, so they sit in
+  // one frame, and the max_pool reads nothing else: taking its taps cannot
+  // close a cycle.
+  Node* ForwardPool(const Node& pool_grad) const {
+    const Output& x = pool_grad.inputs()[0];
+    auto window = nn::ReadWindowAttrs(pool_grad.op_name(), pool_grad.attrs());
+    if (!window.ok() || window->ksize[0] * window->ksize[1] > nn::max_pool_loops::kMaxTapWindow) return nullptr;
+    for (const Node* user : scope_.users[x.node->id()]) {
+      if (!Free(*user, "max_pool", 1) || user->inputs()[0] != x || !OnSameDevice(*user, pool_grad)) continue;
+      auto pool = nn::ReadWindowAttrs(user->op_name(), user->attrs());
+      if (pool.ok() && pool->ksize == window->ksize && pool->strides == window->strides &&
+          pool->padding == window->padding) {
+        return g_.node(user->id());
+      }
+    }
+    return nullptr;
+  }
+
+  // max_pool_with_taps for `pool`, once however many pairs read it.
+  Result<Node*> PoolWithTaps(Node& pool) {
+    auto it = with_taps_.find(pool.id());
+    if (it != with_taps_.end()) return it->second;
+    NodeSpec spec;
+    spec.op = kPoolWithTapsOp;
+    spec.inputs = {rewrite_.Mapped(pool.inputs()[0])};
+    spec.attrs = pool.attrs();
+    spec.span = pool.span();
+    TFG_ASSIGN_OR_RETURN(Node * with_taps, AddFusedNode(g_, std::move(spec), pool, "fusing a max_pool"));
+    rewrite_.Replace(pool, with_taps->output(0));
+    with_taps_.emplace(pool.id(), with_taps);
+    return with_taps;
+  }
+
   Result<Node*> AddFused(const Pair& p) {
     const Node& pool_grad = *p.pool_grad;
     NodeSpec spec;
     spec.op = kFusedOp;
     spec.inputs = {rewrite_.Mapped(pool_grad.inputs()[0]), rewrite_.Mapped(pool_grad.inputs()[1])};
+    if (p.pool != nullptr) {
+      TFG_ASSIGN_OR_RETURN(Node * with_taps, PoolWithTaps(*p.pool));
+      spec.op = kFusedFromTapsOp;
+      spec.inputs.push_back(with_taps->output(1));
+    }
     spec.attrs = pool_grad.attrs();
     // A bad window or gradient shape is max_pool's error: its line.
     spec.span = pool_grad.span();
@@ -89,6 +143,7 @@ class PoolReluGradFuser {
   const FusionScope scope_;
   FusionRewrite rewrite_;
   std::vector<Pair> pairs_;
+  std::unordered_map<int, Node*> with_taps_;  // by the max_pool's id
 };
 
 }  // namespace

@@ -97,13 +97,8 @@ Result<PoolRun> PlanAvgPool(std::string_view op, const WindowAttrs& attrs, const
 namespace {
 
 template <bool kGrad>
-class AvgPoolKernel final : public OpKernel {
+class AvgPoolKernel final : public nn::WindowOpKernel {
  public:
-  Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(attrs_, nn::ReadWindowAttrs(c.op->name, *c.attrs));
-    return Status::OK();
-  }
-
   Status Compute(OpKernelContext& ctx) override {
     const std::string& op = nn::OpName(ctx);
     const Tensor& x = ctx.input(0);
@@ -122,9 +117,6 @@ class AvgPoolKernel final : public OpKernel {
       y.Finish();
     });
   }
-
- private:
-  nn::WindowAttrs attrs_;
 };
 
 Status AvgPoolGrad(GradContext& g) {

@@ -109,13 +109,8 @@ Result<PoolRun> PlanMaxPool(std::string_view op, MaxPoolMode mode, const WindowA
 namespace {
 
 template <nn::MaxPoolMode kMode>
-class MaxPoolKernel final : public OpKernel {
+class MaxPoolKernel final : public nn::WindowOpKernel {
  public:
-  Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(attrs_, nn::ReadWindowAttrs(c.op->name, *c.attrs));
-    return Status::OK();
-  }
-
   Status Compute(OpKernelContext& ctx) override {
     const std::string& op = nn::OpName(ctx);
     const Tensor& x = ctx.input(0);
@@ -147,9 +142,6 @@ class MaxPoolKernel final : public OpKernel {
       y.Finish();
     });
   }
-
- private:
-  nn::WindowAttrs attrs_;
 };
 
 Status GradGradShapeFn(ShapeContext& c) {

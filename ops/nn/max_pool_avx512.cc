@@ -7,6 +7,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>  // TapCode narrowing and widening (max_pool_loops_impl.h)
+#endif
+
 #include "ops/nn/max_pool_loops.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -28,7 +28,20 @@ struct Loops {
   void (*backward_relu)(const Geometry& g, const T* x, const T* dy, T* dx, T* sums, int64_t s, int64_t e);
   // out = grad read at each window's argmax; units are rows of output.
   void (*gather)(const Geometry& g, const T* x, const T* grad, T* out, int64_t s, int64_t e);
+  // forward, keeping each window's argmax as a TapCode, a byte per element
+  // of y; units as forward's. Windows of at most kMaxTapWindow pixels.
+  void (*forward_taps)(const Geometry& g, const T* x, T* y, uint8_t* taps, int64_t s, int64_t e);
+  // backward_relu from those codes, without the image; units as its.
+  void (*backward_relu_taps)(const Geometry& g, const uint8_t* taps, const T* dy, T* dx, T* sums, int64_t s,
+                             int64_t e);
 };
+
+// A TapCode, a window's argmax as forward_taps keeps it: its index among
+// the window's valid pixels in row-major order, plus kTapNotPositive where
+// the maximum is not > 0 (so also where it is NaN), which is all
+// relu_grad asks of it.
+inline constexpr int kTapNotPositive = 0x80;
+inline constexpr int64_t kMaxTapWindow = kTapNotPositive;
 
 struct LoopSet {
   const char* isa;  // "baseline" or "avx512", for tests and benchmarks

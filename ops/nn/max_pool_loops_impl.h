@@ -39,13 +39,57 @@ struct Pack {
   typedef T V __attribute__((vector_size(kLanes * sizeof(T))));
   using Index = decltype(V{} > V{});  // lane masks and tap indices
   using Lane = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;  // an element of Index
+  typedef uint8_t Codes __attribute__((vector_size(kLanes)));  // a TapCode per lane
 };
 template <typename T>
 struct Pack<T, 1> {
   using V = T;
   using Index = int64_t;
   using Lane = int64_t;
+  using Codes = uint8_t;
 };
+
+// A pack's TapCodes to and from bytes. GCC 12 turns the generic vector
+// conversion into one instruction per lane, so the AVX-512 copy's full
+// f32 pack narrows and widens with one each (vpmovdb, vpmovzxbd).
+template <typename P>
+inline constexpr bool kWholeZmmOfF32 = sizeof(typename P::V) == 64 && sizeof(typename P::Lane) == 4;
+
+template <typename P>
+inline void StoreCodes(uint8_t* p, typename P::Index v) {
+  if constexpr (std::is_arithmetic_v<typename P::V>) {
+    *p = static_cast<uint8_t>(v);
+#if TFG_POOL_WIDEST == 64
+  } else if constexpr (kWholeZmmOfF32<P>) {
+    __m512i lanes;
+    std::memcpy(&lanes, &v, sizeof(lanes));
+    // The masked forms: the plain ones start from an "undefined" register,
+    // which GCC's sanitizer builds warn about.
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_mask_cvtepi32_epi8(_mm_setzero_si128(), 0xffff, lanes));
+#endif
+  } else {
+    const typename P::Codes c = __builtin_convertvector(v, typename P::Codes);
+    std::memcpy(p, &c, sizeof(c));
+  }
+}
+template <typename P>
+inline typename P::Index LoadCodes(const uint8_t* p) {
+  using Index = typename P::Index;
+  if constexpr (std::is_arithmetic_v<typename P::V>) {
+    return *p;
+#if TFG_POOL_WIDEST == 64
+  } else if constexpr (kWholeZmmOfF32<P>) {
+    const __m512i lanes = _mm512_maskz_cvtepu8_epi32(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    Index v;
+    std::memcpy(&v, &lanes, sizeof(v));
+    return v;
+#endif
+  } else {
+    typename P::Codes c;
+    std::memcpy(&c, p, sizeof(c));
+    return __builtin_convertvector(c, Index);
+  }
+}
 
 template <typename P>
 inline typename P::V Load(const void* p) {
@@ -161,6 +205,44 @@ inline void PackRoute(const T* image, T* dimage, const int64_t* taps, int64_t n,
   }
 }
 
+// PackMax that also keeps each lane's argmax (forward_taps).
+template <typename P, int64_t kTaps, typename T>
+inline void PackKeepArgmax(const T* image, const int64_t* taps, int64_t n, T* out, uint8_t* codes) {
+  using V = typename P::V;
+  using Index = typename P::Index;
+  const Argmax<P> arg = PackArgmax<P, kTaps>(image, taps, n);
+  Store<P>(out, arg.max);
+  Index code;
+  if constexpr (std::is_arithmetic_v<V>) {
+    code = arg.tap | (arg.max > V{0} ? 0 : kTapNotPositive);
+  } else {
+    code = arg.tap | (~(arg.max > V{} * 0) & kTapNotPositive);
+  }
+  StoreCodes<P>(codes, code);
+}
+
+// PackRoute with kPositive, each lane's argmax read from its TapCode.
+template <bool kAssign, typename P, int64_t kTaps, typename T>
+inline void PackRouteCoded(const uint8_t* codes, T* dimage, const int64_t* taps, int64_t n, const T* d, T* sum) {
+  using V = typename P::V;
+  using Index = typename P::Index;
+  const int64_t count = kTaps ? kTaps : n;
+  const Index code = LoadCodes<P>(codes);
+  const Index tap = code & (kTapNotPositive - 1);
+  V dv = Load<P>(d);
+  if constexpr (std::is_arithmetic_v<V>) {
+    if (code & kTapNotPositive) dv = V{0};
+  } else {
+    dv = reinterpret_cast<V>(reinterpret_cast<Index>(dv) & ((code & kTapNotPositive) == 0));
+  }
+  Store<P>(sum, Load<P>(sum) + dv);
+  for (int64_t t = 0; t < count; ++t) {
+    T* dst = dimage + taps[t];
+    const V routed = tap == static_cast<typename P::Lane>(t) ? dv : V{} * 0;
+    Store<P>(dst, kAssign ? routed : Load<P>(dst) + routed);
+  }
+}
+
 // out (one pack of the pooled shape) = grad read at each lane's argmax.
 template <typename P, int64_t kTaps, typename T>
 inline void PackGather(const T* image, const T* grad, const int64_t* taps, int64_t n, T* out) {
@@ -210,6 +292,24 @@ void Forward(const Geometry& g, const T* x, T* y, int64_t s, int64_t e) {
   }
 }
 
+template <typename T>
+void ForwardTaps(const Geometry& g, const T* x, T* y, uint8_t* codes, int64_t s, int64_t e) {
+  std::vector<int64_t> taps(static_cast<size_t>(PoolWindowPixels(g)));
+  for (int64_t u = s; u < e; ++u) {
+    const T* image = x + (u / g.oh) * g.in_image();
+    for (int64_t ow = 0; ow < g.ow; ++ow) {
+      const int64_t n = WindowTaps(g, u % g.oh, ow, taps.data());
+      const int64_t o = (u * g.ow + ow) * g.c;
+      WithTapCount(n, [&](auto count) {
+        ForEachPack<T>(g.c, [&](int64_t c0, auto pack) {
+          PackKeepArgmax<decltype(pack), decltype(count)::value>(image + c0, taps.data(), n, y + o + c0,
+                                                                 codes + o + c0);
+        });
+      });
+    }
+  }
+}
+
 // Windows no wider than their stride never share a pixel.
 inline bool DisjointWindows(const Geometry& g) { return g.kh <= g.sh && g.kw <= g.sw; }
 
@@ -241,6 +341,37 @@ void BackwardImages(const Geometry& g, const T* x, const T* dy, T* dx, T* sums, 
         });
       });
     }
+  }
+}
+
+// BackwardImages<kAssign, true> from the windows' TapCodes.
+template <bool kAssign, typename T>
+void BackwardImagesCoded(const Geometry& g, const uint8_t* codes, const T* dy, T* dx, T* sums, int64_t s, int64_t e) {
+  std::vector<int64_t> taps(static_cast<size_t>(PoolWindowPixels(g)));
+  for (int64_t b = s; b < e; ++b) {
+    T* dimage = dx + b * g.in_image();
+    T* sum = sums + b * g.c;
+    std::fill(sum, sum + g.c, T(0));
+    if (!TilingWindows(g)) std::fill(dimage, dimage + g.in_image(), T(0));
+    for (int64_t p = 0; p < g.oh * g.ow; ++p) {
+      const int64_t n = WindowTaps(g, p / g.ow, p % g.ow, taps.data());
+      const int64_t o = (b * g.oh * g.ow + p) * g.c;
+      WithTapCount(n, [&](auto count) {
+        ForEachPack<T>(g.c, [&](int64_t c0, auto pack) {
+          PackRouteCoded<kAssign, decltype(pack), decltype(count)::value>(codes + o + c0, dimage + c0, taps.data(), n,
+                                                                           dy + o + c0, sum + c0);
+        });
+      });
+    }
+  }
+}
+
+template <typename T>
+void BackwardReluTaps(const Geometry& g, const uint8_t* codes, const T* dy, T* dx, T* sums, int64_t s, int64_t e) {
+  if (DisjointWindows(g)) {
+    BackwardImagesCoded<true>(g, codes, dy, dx, sums, s, e);
+  } else {
+    BackwardImagesCoded<false>(g, codes, dy, dx, sums, s, e);
   }
 }
 
@@ -281,8 +412,11 @@ void Gather(const Geometry& g, const T* x, const T* grad, T* out, int64_t s, int
 }
 
 inline LoopSet MakeLoopSet(const char* isa) {
-  return {isa, {&Forward<float>, &Backward<float>, &BackwardRelu<float>, &Gather<float>},
-          {&Forward<double>, &Backward<double>, &BackwardRelu<double>, &Gather<double>}};
+  return {isa,
+          {&Forward<float>, &Backward<float>, &BackwardRelu<float>, &Gather<float>, &ForwardTaps<float>,
+           &BackwardReluTaps<float>},
+          {&Forward<double>, &Backward<double>, &BackwardRelu<double>, &Gather<double>, &ForwardTaps<double>,
+           &BackwardReluTaps<double>}};
 }
 
 }  // namespace tfg::nn::max_pool_loops::TFG_POOL_NS

@@ -181,9 +181,14 @@ double PoolCost(const Node& node) {
 }
 
 OpDefBuilder PoolOpDef(const char* name, const char* second_input, const char* doc) {
+  if (second_input == nullptr) return PoolOpDef(name, std::vector<PoolInput>{}, doc);
+  return PoolOpDef(name, {{second_input, "T"}}, doc);
+}
+
+OpDefBuilder PoolOpDef(const char* name, const std::vector<PoolInput>& more_inputs, const char* doc) {
   OpDefBuilder b(name);
   b.Input("input", "T");
-  if (second_input != nullptr) b.Input(second_input, "T");
+  for (const PoolInput& in : more_inputs) b.Input(in.name, in.type);
   b.Attr("ksize", AttrType::kIntList, std::nullopt, "window [height, width] or [1, height, width, 1]")
       .Attr("strides", AttrType::kIntList, std::nullopt, "[stride_h, stride_w] or [1, stride_h, stride_w, 1]")
       .Attr("padding", AttrType::kString, std::string("VALID"), "\"VALID\" or \"SAME\" (TensorFlow's rules)")

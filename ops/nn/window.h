@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ops/core/attr.h"
 #include "ops/core/graph.h"
@@ -82,10 +83,28 @@ Status PoolShapeFn(ShapeContext& c);
 double ConvCost(const Node& node);
 double PoolCost(const Node& node);
 
+// A window op's kernel: its attrs read once, when the kernel is made.
+class WindowOpKernel : public OpKernel {
+ public:
+  Status Init(const KernelConstruction& c) override {
+    TFG_ASSIGN_OR_RETURN(attrs_, ReadWindowAttrs(c.op->name, *c.attrs));
+    return Status::OK();
+  }
+
+ protected:
+  WindowAttrs attrs_;
+};
+
 // The declaration every pool op shares: `input`, then `second_input` when
 // not null (a gradient's), the ksize/strides/padding attrs, float types,
 // one output and PoolCost.
 OpDefBuilder PoolOpDef(const char* name, const char* second_input, const char* doc);
+// The same with these inputs after `input` ({name, type}: "T" or a dtype).
+struct PoolInput {
+  const char* name;
+  const char* type;
+};
+OpDefBuilder PoolOpDef(const char* name, const std::vector<PoolInput>& more_inputs, const char* doc);
 Status PoolGradShapeFn(ShapeContext& c);
 
 }  // namespace tfg::nn

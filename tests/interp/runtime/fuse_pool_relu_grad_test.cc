@@ -3,7 +3,9 @@
 // becomes one max_pool_relu_grad node with the unfused run's bits (on
 // values with ties, zeros and negatives, so that many windows' maximum is
 // 0), and stays apart where the max_pool_grad's value is fetched, the
-// relu_grad masks by another tensor, or under --check-numerics.
+// relu_grad masks by another tensor, or under --check-numerics. With the
+// forward max_pool in the plan, the pair becomes max_pool_with_taps and
+// max_pool_relu_grad_from_taps, with the same bits.
 #include "interp/runtime/fuse_pool_relu_grad.h"
 
 #include <gtest/gtest.h>
@@ -41,18 +43,31 @@ class FusePoolReluGradTest : public ::testing::Test {
   struct Net {
     Output x, w, relu, pooled, loss, dx;
   };
+  static AttrMap Window() {
+    return {{"ksize", std::vector<int64_t>{3, 3}},
+            {"strides", std::vector<int64_t>{2, 2}},
+            {"padding", std::string("SAME")}};
+  }
   Net Build() {
     Net n;
     n.x = Placeholder("x", PartialShape({-1, 6, 6, 5}));
     n.w = Placeholder("w", PartialShape({-1, 3, 3, 5}));
     n.relu = Op("relu", {n.x});
-    n.pooled = Op("max_pool", {n.relu}, {{"ksize", std::vector<int64_t>{3, 3}},
-                                         {"strides", std::vector<int64_t>{2, 2}},
-                                         {"padding", std::string("SAME")}});
+    n.pooled = Op("max_pool", {n.relu}, Window());
     n.loss = Op("sum", {Op("mul", {n.pooled, n.w})});
     auto grads = AddGradients(g_, {n.loss}, {n.x}, {}, SourceSpan{});
     EXPECT_TRUE(grads.ok()) << grads.status().ToString();
     if (grads.ok()) n.dx = (*grads)[0];
+    return n;
+  }
+  // The gradient alone, as the gradient of a loss fed from outside would
+  // be: w stands for d loss / d pooled, and no max_pool is in the plan.
+  Net BuildGradientOnly() {
+    Net n;
+    n.x = Placeholder("x", PartialShape({-1, 6, 6, 5}));
+    n.w = Placeholder("w", PartialShape({-1, 3, 3, 5}));
+    n.relu = Op("relu", {n.x});
+    n.dx = Op("relu_grad", {Op("max_pool_grad", {n.relu, n.w}, Window()), n.relu});
     return n;
   }
   Result<OptimizedGraph> Optimize(std::vector<Output> fetches, bool check_numerics = false) {
@@ -86,7 +101,7 @@ class FusePoolReluGradTest : public ::testing::Test {
 };
 
 TEST_F(FusePoolReluGradTest, ThePairBecomesOneNodeWithTheUnfusedBits) {
-  Net n = Build();
+  Net n = BuildGradientOnly();
   auto o = Optimize({n.dx});
   ASSERT_TRUE(o.ok()) << o.status().ToString();
   EXPECT_EQ(Count(*o->graph, "max_pool_relu_grad"), 1);
@@ -110,7 +125,7 @@ TEST_F(FusePoolReluGradTest, ThePairBecomesOneNodeWithTheUnfusedBits) {
 // becomes the fused node's second output: the channel sums of its first,
 // as summed here in double from the fused run's dx.
 TEST_F(FusePoolReluGradTest, ABiasGradientOfTheReluGradIsItsChannelSums) {
-  Net n = Build();
+  Net n = BuildGradientOnly();
   const Output db = Op("bias_add_grad", {n.dx});
   auto o = Optimize({n.dx, db});
   ASSERT_TRUE(o.ok()) << o.status().ToString();
@@ -147,6 +162,50 @@ TEST_F(FusePoolReluGradTest, AReluGradMaskingByAnotherTensorIsNotFused) {
   auto o = Optimize({other});
   ASSERT_TRUE(o.ok()) << o.status().ToString();
   EXPECT_EQ(Count(*o->graph, "max_pool_relu_grad"), 0);
+}
+
+// With the forward max_pool in the plan too (the loss is fetched), the
+// max_pool keeps its windows' argmax bytes and the fused gradient routes by
+// them: the unfused run's bits still, for both the loss and dx.
+TEST_F(FusePoolReluGradTest, WithItsForwardPoolTheGradientRoutesByTheKeptTaps) {
+  Net n = Build();
+  const Output db = Op("bias_add_grad", {n.dx});
+  auto o = Optimize({n.loss, n.dx, db});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(Count(*o->graph, "max_pool_with_taps"), 1);
+  EXPECT_EQ(Count(*o->graph, "max_pool_relu_grad_from_taps"), 1);
+  EXPECT_EQ(Count(*o->graph, "max_pool") + Count(*o->graph, "max_pool_relu_grad") + Count(*o->graph, "max_pool_grad"),
+            0);
+  EXPECT_EQ(o->fetches[1].node->op_name(), "max_pool_relu_grad_from_taps");
+  EXPECT_EQ(o->fetches[2].node, o->fetches[1].node);
+  EXPECT_EQ(o->fetches[2].index, 1);
+  auto fused = Run(n, {n.loss, n.dx, db}, true);
+  auto plain = Run(n, {n.loss, n.dx, db}, false);
+  ASSERT_TRUE(fused.ok()) << fused.status().ToString();
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  for (size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    const Tensor &a = (*fused)[i], &b = (*plain)[i];
+    ASSERT_EQ(a.shape(), b.shape());
+    EXPECT_EQ(std::memcmp(a.data<float>(), b.data<float>(), static_cast<size_t>(a.num_elements()) * 4), 0);
+  }
+  const Tensor& dx = (*fused)[1];
+  std::vector<double> sums(5, 0.0);
+  for (int64_t i = 0; i < dx.num_elements(); ++i) sums[static_cast<size_t>(i % 5)] += dx.data<float>()[i];
+  test::ExpectTensorNear((*fused)[2], sums, TensorShape({5}), 1e-5);
+}
+
+// A max_pool of another window over the same relu is not the gradient's.
+TEST_F(FusePoolReluGradTest, AForwardPoolOfAnotherWindowKeepsNoTaps) {
+  Net n = BuildGradientOnly();
+  const Output other = Op("max_pool", {n.relu}, {{"ksize", std::vector<int64_t>{2, 2}},
+                                                 {"strides", std::vector<int64_t>{2, 2}},
+                                                 {"padding", std::string("SAME")}});
+  auto o = Optimize({n.dx, other});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(Count(*o->graph, "max_pool_relu_grad"), 1);
+  EXPECT_EQ(Count(*o->graph, "max_pool"), 1);
+  EXPECT_EQ(Count(*o->graph, "max_pool_with_taps"), 0);
 }
 
 TEST_F(FusePoolReluGradTest, CheckNumericsLeavesThePairAlone) {

@@ -7,7 +7,8 @@
 // cut by SAME padding or the image's edge, tiling, disjoint and
 // overlapping windows. Values hold many ties, NaN, -inf and -FLT_MAX; every
 // output must equal, bit for bit, the plain loop below (TensorFlow's rule:
-// the first maximum in row-major window order wins, a NaN is the maximum).
+// the first maximum in row-major window order wins, a NaN is the maximum),
+// the taps pair's too (routed by the argmax bytes instead of the image).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -104,6 +105,20 @@ std::vector<T> Gradient(size_t count, T scale) {
   return v;
 }
 
+// Each image's channel sums: the reference's relu_dx summed in double
+// (the loops add per window, so only rounding may differ).
+template <typename T>
+void ExpectChannelSums(const Shape& s, const std::vector<T>& relu_dx, const std::vector<T>& sums) {
+  for (int64_t b = 0; b < s.n; ++b) {
+    for (int64_t k = 0; k < s.c; ++k) {
+      double sum = 0;
+      for (int64_t p = 0; p < s.h * s.w; ++p) sum += static_cast<double>(relu_dx[(b * s.h * s.w + p) * s.c + k]);
+      EXPECT_NEAR(static_cast<double>(sums[static_cast<size_t>(b * s.c + k)]), sum, 1e-4 * (1 + std::fabs(sum)))
+          << "image " << b << " channel " << k;
+    }
+  }
+}
+
 template <typename T>
 void CheckLoops(const loops::LoopSet& set, const Shape& s, T special) {
   const auto [oh, ow, pad_top, pad_left] = test::PoolOutputOf(s);
@@ -130,16 +145,17 @@ void CheckLoops(const loops::LoopSet& set, const Shape& s, T special) {
   ExpectSameBits(dx, want.dx, "max_pool_grad");
   ExpectSameBits(gathered, want.gathered, "max_pool_grad_grad");
   ExpectSameBits(relu_dx, want.relu_dx, "max_pool_relu_grad");
-  // Each image's channel sums: the reference's relu_dx summed in double
-  // (the loops add per window, so only rounding may differ).
-  for (int64_t b = 0; b < s.n; ++b) {
-    for (int64_t k = 0; k < s.c; ++k) {
-      double sum = 0;
-      for (int64_t p = 0; p < s.h * s.w; ++p) sum += static_cast<double>(want.relu_dx[(b * s.h * s.w + p) * s.c + k]);
-      EXPECT_NEAR(static_cast<double>(sums[static_cast<size_t>(b * s.c + k)]), sum, 1e-4 * (1 + std::fabs(sum)))
-          << "image " << b << " channel " << k;
-    }
-  }
+  ExpectChannelSums(s, want.relu_dx, sums);
+  // The same two from the argmax bytes forward_taps keeps.
+  std::vector<T> taps_y(dy.size(), T(77)), taps_dx(x.size(), T(77)), taps_sums(sums.size(), T(77));
+  std::vector<uint8_t> codes(dy.size(), 0xff);
+  run.forward_taps(g, x.data(), taps_y.data(), codes.data(), 0, 1);
+  run.forward_taps(g, x.data(), taps_y.data(), codes.data(), 1, s.n * oh);
+  run.backward_relu_taps(g, codes.data(), dy.data(), taps_dx.data(), taps_sums.data(), 0, 1);
+  run.backward_relu_taps(g, codes.data(), dy.data(), taps_dx.data(), taps_sums.data(), 1, s.n);
+  ExpectSameBits(taps_y, want.y, "max_pool_with_taps");
+  ExpectSameBits(taps_dx, want.relu_dx, "max_pool_relu_grad_from_taps");
+  ExpectSameBits(taps_sums, sums, "max_pool_relu_grad_from_taps channel sums");
 }
 
 std::vector<const loops::LoopSet*> CompiledSets() {

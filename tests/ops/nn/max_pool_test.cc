@@ -103,7 +103,44 @@ TEST_P(MaxPool, ForwardAndGradientMatchNumPy) {
     ASSERT_TRUE(fused.ok()) << fused.status().ToString();
     ExpectTensorNear((*fused)[0], relu_dx, TensorShape(c.x), Tol(dt));
     ExpectTensorNear((*fused)[1], sums, TensorShape({channels}), 4 * Tol(dt));
+    // The pair the fusion makes when the forward pool is in the plan: the
+    // pool keeps its argmax bytes, the gradient routes by them.
+    auto kept = test::RunOp("max_pool_with_taps", {x}, Attrs(c));
+    ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+    ExpectTensorNear((*kept)[0], c.y_vals, TensorShape(c.y), Tol(dt));
+    auto routed = test::RunOp("max_pool_relu_grad_from_taps", {x, dy, (*kept)[1]}, Attrs(c));
+    ASSERT_TRUE(routed.ok()) << routed.status().ToString();
+    ExpectTensorNear((*routed)[0], relu_dx, TensorShape(c.x), Tol(dt));
+    ExpectTensorNear((*routed)[1], sums, TensorShape({channels}), 4 * Tol(dt));
   }
+}
+
+// The taps are the pair's own business, but a script can call the ops: taps
+// of another pooling are refused, and any bytes at all route only inside
+// their windows.
+TEST(MaxPoolTaps, ForeignTapsAreRefusedOrStayInTheirWindows) {
+  const AttrMap attrs = {{"ksize", std::vector<int64_t>{2, 2}},
+                         {"strides", std::vector<int64_t>{2, 2}},
+                         {"padding", std::string("VALID")}};
+  const Tensor x = Gen(DType::kF32, TensorShape({1, 4, 4, 3}), 7, 3, 11, 4.0);
+  const Tensor dy = Gen(DType::kF32, TensorShape({1, 2, 2, 3}), 3, 2, 7, 2.0);
+  auto short_taps = test::RunOp("max_pool_relu_grad_from_taps", {x, dy, Tensor::FromVector(std::vector<int32_t>{0, 0}, TensorShape({2}))},
+                                attrs);
+  ASSERT_FALSE(short_taps.ok());
+  EXPECT_NE(short_taps.status().message().find("taps has shape [2]"), std::string::npos)
+      << short_taps.status().ToString();
+  // Every byte 0xff: tap 127, outside every 2x2 window, and not positive.
+  const std::vector<int32_t> garbage(3, -1);
+  auto routed = test::RunOp("max_pool_relu_grad_from_taps", {x, dy, Tensor::FromVector(garbage, TensorShape({3}))}, attrs);
+  ASSERT_TRUE(routed.ok()) << routed.status().ToString();
+  ExpectTensorNear((*routed)[0], std::vector<double>(48, 0.0), TensorShape({1, 4, 4, 3}), 0.0);
+  const AttrMap huge = {{"ksize", std::vector<int64_t>{12, 12}},
+                        {"strides", std::vector<int64_t>{1, 1}},
+                        {"padding", std::string("VALID")}};
+  auto too_wide = test::RunOp("max_pool_with_taps", {Gen(DType::kF32, TensorShape({1, 12, 12, 1}), 7, 3, 11, 4.0)},
+                              huge);
+  ASSERT_FALSE(too_wide.ok());
+  EXPECT_NE(too_wide.status().message().find("at most 128 pixels"), std::string::npos) << too_wide.status().ToString();
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, MaxPool, ::testing::Values(DType::kF16, DType::kF32, DType::kF64),
