@@ -2,7 +2,7 @@
 // found libdnnl; see cmake/onednn.cmake). Same operands and layouts as
 // ops/nn/conv2d_impl.h: NHWC activations, HWIO filter.
 //
-// Each call splits the batch into one slice per intra-op thread and runs a
+// Each call splits the batch into one or two slices per intra-op thread and runs a
 // single-threaded oneDNN primitive on each slice from tfg's own pool, so
 // oneDNN's OpenMP threads never compete with the executor's on a small
 // machine (the engine, slicing and scratch buffers are shared with the

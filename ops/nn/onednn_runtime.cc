@@ -39,11 +39,21 @@ void SetOmpThreads(int threads) {
 // own way; this many slices give it something to split.
 constexpr int64_t kDefaultSlices = 4;
 
+// Two slices a thread where each still gets this many images: threads
+// claim slices as they come free, so a thread whose core is not shared
+// (with an op running beside this one, or another process) takes over a
+// slice of one whose core is, where one slice each left it idle until the
+// slower finished. In the Fashion-MNIST CNN step on 2 threads that took
+// the median of 10 paired runs from 9.91 to 9.52 ms; 16 images keep
+// Winograd (8 or more) and its efficiency.
+constexpr int64_t kImagesToSplitFurther = 16;
+
 Slices SliceBatch(const OpKernelContext& ctx, int64_t n) {
   const Eigen::ThreadPoolDevice* pool = ctx.device() != nullptr ? ctx.device()->eigen_cpu_device() : nullptr;
   const int64_t threads = pool != nullptr ? std::max(pool->numThreads(), 1) : kDefaultSlices;
   Slices s;
-  s.count = std::min(threads, n);
+  const bool split_further = threads > 1 && n >= 2 * threads * kImagesToSplitFurther;
+  s.count = std::min(split_further ? 2 * threads : threads, n);
   s.size = (n + s.count - 1) / s.count;
   s.count = (n + s.size - 1) / s.size;
   s.omp_threads = s.count == 1 ? static_cast<int>(threads) : 1;

@@ -1,6 +1,6 @@
 // What every oneDNN-backed CPU kernel shares (conv2d_onednn.cc,
 // pool_onednn.cc): one engine, OpenMP kept to one thread per slice, the
-// batch split into one slice per intra-op thread, and scratch memory per
+// batch split into one or two slices per intra-op thread, and scratch memory per
 // thread. Only files compiled with oneDNN's headers (cmake/onednn.cmake)
 // include this.
 #pragma once
@@ -25,8 +25,8 @@ dnnl::engine& Engine();
 void SetOmpThreads(int threads);
 
 // The batch in `count` slices of `size` images (the last may be smaller),
-// one per intra-op thread; `omp_threads` is what each slice's primitive
-// gets (the whole pool when there is a single slice).
+// one or two per intra-op thread; `omp_threads` is what each slice's
+// primitive gets (the whole pool when there is a single slice).
 struct Slices {
   int64_t size = 0, count = 0;
   int omp_threads = 1;

@@ -1,8 +1,8 @@
 // f32 max_pool through oneDNN's pooling primitive (compiled in only when
 // CMake found libdnnl; see cmake/onednn.cmake), on the same NHWC operands
 // as the reference kernel in ops/nn/max_pool.cc. Like the convolutions
-// (ops/nn/conv2d_onednn.h) the batch is split into one slice per intra-op
-// thread, each run by a single-threaded primitive created once per shape
+// (ops/nn/conv2d_onednn.h) the batch is split into one or two slices per
+// intra-op thread, each run by a single-threaded primitive created once per shape
 // and kept. The selection follows the convolutions' (ops/nn/conv_backend.h:
 // TFG_CPU_CONV=reference turns it off), and max_pool calls it only where
 // tfg's AVX-512 loop does not run, which is faster (ops/nn/max_pool.cc).

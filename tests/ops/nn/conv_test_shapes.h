@@ -2,7 +2,8 @@
 // and VALID, dilation, pointwise, a single image, and 3x3 stride-1 shapes
 // wide enough for oneDNN's Winograd: the test device cuts a batch into 4
 // slices, so 34 images make slices of 9, 9, 9 and 7, the last too small
-// for it), and the values they fill tensors with.
+// for it; 130 images, 16 or more a slice, are cut into 8: 17 each and 11),
+// and the values they fill tensors with.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,7 @@ inline const ConvShape kConvShapes[] = {
     {"dilated", 3, 10, 10, 4, 3, 2, 8, 1, 1, 2, 3, true},
     {"pointwise_strided", 4, 8, 8, 16, 1, 1, 32, 2, 2, 1, 1, false},
     {"single_image", 1, 7, 7, 3, 5, 5, 6, 1, 1, 1, 1, true},
+    {"two_slices_a_thread", 130, 4, 4, 32, 3, 3, 32, 1, 1, 1, 1, true},
     {"winograd_same", 34, 10, 11, 32, 3, 3, 48, 1, 1, 1, 1, true},
     {"winograd_valid", 32, 9, 9, 32, 3, 3, 32, 1, 1, 1, 1, false},
 };
