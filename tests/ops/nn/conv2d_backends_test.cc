@@ -147,20 +147,23 @@ TEST(Conv2DWinograd, RunsWhereItFitsAndMatchesTheDirectConvolution) {
   EXPECT_NE(std::memcmp(winograd.data<float>(), direct.data<float>(), static_cast<size_t>(ys.num_elements()) * 4), 0);
 }
 
-// An Inf in what a Winograd shape reads takes the direct convolution (and
-// its bits): Winograd would spread it over whole output tiles as NaN.
-TEST(Conv2DWinograd, AnInfInAnOperandTakesTheDirectConvolution) {
-  if (!nn::OneDnnBuilt()) GTEST_SKIP() << "built without oneDNN";
-  const nn::ConvBackend saved = nn::CpuConvBackend();
-  nn::SetCpuConvBackend(nn::ConvBackend::kOneDnn);
+// The Winograd shape of the tests below, and its operands' shapes.
+struct WinogradShape {
   const Shape& s = kShapes[std::size(kShapes) - 2];
   const Geom g = GeomOf(s);
-  const TensorShape xs({s.n, s.h, s.w, s.c}), fs({s.kh, s.kw, s.c, s.o}), ys({s.n, g.oh, g.ow, s.o});
-  std::vector<double> x = Values(xs.num_elements(), 6), dy = Values(ys.num_elements(), 7);
-  x[x.size() / 3] = HUGE_VAL;
-  dy[dy.size() / 5] = -HUGE_VAL;
-  const Tensor tx = test::MakeTensorOf(DType::kF32, x, xs), tdy = test::MakeTensorOf(DType::kF32, dy, ys),
-               tf = test::MakeTensorOf(DType::kF32, Values(fs.num_elements(), 8), fs);
+  const TensorShape xs{s.n, s.h, s.w, s.c}, fs{s.kh, s.kw, s.c, s.o}, ys{s.n, g.oh, g.ow, s.o};
+};
+
+// The passes on (x, f, dy) (0 conv2d, 1 its input gradient, 2 its filter
+// gradient) under oneDNN's default policy give the bits of the direct
+// convolution (Winograd off).
+void ExpectTheDirectConvolutionsBits(const WinogradShape& w, const std::vector<double>& x,
+                                     const std::vector<double>& f, const std::vector<double>& dy,
+                                     const std::vector<size_t>& passes = {0, 1, 2}) {
+  const nn::ConvBackend saved = nn::CpuConvBackend();
+  nn::SetCpuConvBackend(nn::ConvBackend::kOneDnn);
+  const Tensor tx = test::MakeTensorOf(DType::kF32, x, w.xs), tf = test::MakeTensorOf(DType::kF32, f, w.fs),
+               tdy = test::MakeTensorOf(DType::kF32, dy, w.ys);
   const AttrMap attrs = {{"strides", std::vector<int64_t>{1, 1}}, {"padding", std::string("SAME")}};
   auto run_all = [&] {
     return std::vector<Tensor>{test::Eval("conv2d", {tx, tf}, attrs),
@@ -172,7 +175,7 @@ TEST(Conv2DWinograd, AnInfInAnOperandTakesTheDirectConvolution) {
   const std::vector<Tensor> direct = run_all();
   nn::SetCpuConvWinograd(nn::WinogradPolicy::kAuto);
   nn::SetCpuConvBackend(saved);
-  for (size_t i = 0; i < direct.size(); ++i) {
+  for (size_t i : passes) {
     SCOPED_TRACE(i);
     ASSERT_EQ(automatic[i].shape(), direct[i].shape());
     EXPECT_EQ(std::memcmp(automatic[i].data<float>(), direct[i].data<float>(),
@@ -181,30 +184,27 @@ TEST(Conv2DWinograd, AnInfInAnOperandTakesTheDirectConvolution) {
   }
 }
 
+// An Inf in what a Winograd shape reads takes the direct convolution (and
+// its bits): Winograd would spread it over whole output tiles as NaN.
+TEST(Conv2DWinograd, AnInfInAnOperandTakesTheDirectConvolution) {
+  if (!nn::OneDnnBuilt()) GTEST_SKIP() << "built without oneDNN";
+  const WinogradShape w;
+  std::vector<double> x = Values(w.xs.num_elements(), 6), dy = Values(w.ys.num_elements(), 7);
+  x[x.size() / 3] = HUGE_VAL;
+  dy[dy.size() / 5] = -HUGE_VAL;
+  ExpectTheDirectConvolutionsBits(w, x, Values(w.fs.num_elements(), 8), dy);
+}
+
 // The backward passes check what Winograd wrote rather than what they
 // read: a NaN in the filter alone (the input gradient's other operand)
-// must still take the direct convolution's bits.
-TEST(Conv2DWinograd, ANaNInTheFilterTakesTheDirectInputGradient) {
+// must still give the direct convolution's bits. (The filter gradient
+// does not read the filter: it stays Winograd's.)
+TEST(Conv2DWinograd, ANaNInTheFilterTakesTheDirectConvolution) {
   if (!nn::OneDnnBuilt()) GTEST_SKIP() << "built without oneDNN";
-  const nn::ConvBackend saved = nn::CpuConvBackend();
-  nn::SetCpuConvBackend(nn::ConvBackend::kOneDnn);
-  const Shape& s = kShapes[std::size(kShapes) - 2];
-  const Geom g = GeomOf(s);
-  const TensorShape xs({s.n, s.h, s.w, s.c}), fs({s.kh, s.kw, s.c, s.o}), ys({s.n, g.oh, g.ow, s.o});
-  std::vector<double> f = Values(fs.num_elements(), 9);
+  const WinogradShape w;
+  std::vector<double> f = Values(w.fs.num_elements(), 9);
   f[f.size() / 2] = NAN;
-  const Tensor tx = test::MakeTensorOf(DType::kF32, Values(xs.num_elements(), 10), xs),
-               tf = test::MakeTensorOf(DType::kF32, f, fs),
-               tdy = test::MakeTensorOf(DType::kF32, Values(ys.num_elements(), 11), ys);
-  const AttrMap attrs = {{"strides", std::vector<int64_t>{1, 1}}, {"padding", std::string("SAME")}};
-  const Tensor automatic = test::Eval("conv2d_backprop_input", {tx, tf, tdy}, attrs);
-  nn::SetCpuConvWinograd(nn::WinogradPolicy::kOff);
-  const Tensor direct = test::Eval("conv2d_backprop_input", {tx, tf, tdy}, attrs);
-  nn::SetCpuConvWinograd(nn::WinogradPolicy::kAuto);
-  nn::SetCpuConvBackend(saved);
-  ASSERT_EQ(automatic.shape(), direct.shape());
-  EXPECT_EQ(std::memcmp(automatic.data<float>(), direct.data<float>(), static_cast<size_t>(direct.num_elements()) * 4),
-            0);
+  ExpectTheDirectConvolutionsBits(w, Values(w.xs.num_elements(), 10), f, Values(w.ys.num_elements(), 11), {0, 1});
 }
 
 // Selecting oneDNN in a build without it leaves the reference in use.
