@@ -112,14 +112,8 @@ bool FastConv2D(const OpKernelContext& ctx, const Geometry& g, int64_t o, const 
   }
 }
 
-// Reads attrs once; checks the operands of one run.
-class ConvKernelBase : public OpKernel {
- public:
-  Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(attrs_, nn::ReadWindowAttrs(c.op->name, *c.attrs));
-    return Status::OK();
-  }
-
+// Checks the operands of one run (the attrs are read once, at Init).
+class ConvKernelBase : public nn::WindowOpKernel {
  protected:
   Result<nn::Conv2DRun> Plan(const OpKernelContext& ctx) const {
     return nn::PlanConv2D(nn::OpName(ctx), ctx.input(0).shape(), ctx.input(1).shape(), attrs_);
@@ -131,8 +125,6 @@ class ConvKernelBase : public OpKernel {
     TFG_RETURN_IF_ERROR(nn::CheckConv2DOutBackprop(nn::OpName(ctx), run, ctx.input(2).shape()));
     return run;
   }
-
-  nn::WindowAttrs attrs_;
 };
 
 class Conv2DKernel final : public ConvKernelBase {

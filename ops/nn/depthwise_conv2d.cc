@@ -129,13 +129,7 @@ void BackpropFilter(const Run& r, const T* x, const T* dy, T* df) {
   });
 }
 
-class DepthwiseKernelBase : public OpKernel {
- public:
-  Status Init(const KernelConstruction& c) override {
-    TFG_ASSIGN_OR_RETURN(attrs_, ReadWindowAttrs(c.op->name, *c.attrs));
-    return Status::OK();
-  }
-
+class DepthwiseKernelBase : public WindowOpKernel {
  protected:
   // Checks input and filter (and out_backprop, input 2, when present).
   Result<Run> Plan(const OpKernelContext& ctx) const {
@@ -157,8 +151,6 @@ class DepthwiseKernelBase : public OpKernel {
     }
     return r;
   }
-
-  WindowAttrs attrs_;
 };
 
 class DepthwiseConv2DKernel final : public DepthwiseKernelBase {

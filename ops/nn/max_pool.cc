@@ -51,19 +51,12 @@ void MaxPoolBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, 
   ctx.ParallelFor(g.n, nn::PoolWork(g, g.oh * g.ow), [&](int64_t s, int64_t e) { backward(g, x, dy, dx, s, e); });
 }
 
-// max_pool_relu_grad: dx, and dx summed over everything but its channels,
-// from each image's sums added in image order (so the result does not
-// depend on how the images were split over threads).
+// max_pool_relu_grad: dx, and dx summed over everything but its channels.
 template <typename T>
 void MaxPoolReluBackward(const OpKernelContext& ctx, const Geometry& g, const T* x, const T* dy, T* dx, T* sums) {
   const auto backward = PoolLoops<T>().backward_relu;
-  std::vector<T> image_sums(static_cast<size_t>(g.n * g.c));
-  ctx.ParallelFor(g.n, nn::PoolWork(g, g.oh * g.ow),
-                  [&](int64_t s, int64_t e) { backward(g, x, dy, dx, image_sums.data(), s, e); });
-  std::fill(sums, sums + g.c, T(0));
-  for (int64_t b = 0; b < g.n; ++b) {
-    for (int64_t k = 0; k < g.c; ++k) sums[k] += image_sums[static_cast<size_t>(b * g.c + k)];
-  }
+  nn::RouteImagesSummingChannels(ctx, g, sums,
+                                 [&](int64_t s, int64_t e, T* rows) { backward(g, x, dy, dx, rows, s, e); });
 }
 
 template <typename T>

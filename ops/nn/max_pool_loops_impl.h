@@ -187,22 +187,27 @@ inline typename P::V KeepWherePositive(typename P::V v, typename P::V m) {
 // (relu_grad folded in): only where that maximum is > 0, so never for a
 // NaN one, and what is routed is added to `sum` too (each window's value
 // lands on one pixel, so these are the channel sums of dimage).
-template <bool kAssign, bool kPositive, typename P, int64_t kTaps, typename T>
-inline void PackRoute(const T* image, T* dimage, const int64_t* taps, int64_t n, const T* d, T* sum) {
+template <bool kAssign, typename P, int64_t kTaps, typename T>
+inline void StoreAtTap(typename P::Index tap, typename P::V dv, T* dimage, const int64_t* taps, int64_t n) {
   using V = typename P::V;
   const int64_t count = kTaps ? kTaps : n;
-  const Argmax<P> arg = PackArgmax<P, kTaps>(image, taps, n);
-  const auto tap = arg.tap;
-  V dv = Load<P>(d);
-  if constexpr (kPositive) {
-    dv = KeepWherePositive<P>(dv, arg.max);
-    Store<P>(sum, Load<P>(sum) + dv);
-  }
   for (int64_t t = 0; t < count; ++t) {
     T* dst = dimage + taps[t];
     const V routed = tap == static_cast<typename P::Lane>(t) ? dv : V{} * 0;
     Store<P>(dst, kAssign ? routed : Load<P>(dst) + routed);
   }
+}
+
+template <bool kAssign, bool kPositive, typename P, int64_t kTaps, typename T>
+inline void PackRoute(const T* image, T* dimage, const int64_t* taps, int64_t n, const T* d, T* sum) {
+  using V = typename P::V;
+  const Argmax<P> arg = PackArgmax<P, kTaps>(image, taps, n);
+  V dv = Load<P>(d);
+  if constexpr (kPositive) {
+    dv = KeepWherePositive<P>(dv, arg.max);
+    Store<P>(sum, Load<P>(sum) + dv);
+  }
+  StoreAtTap<kAssign, P, kTaps>(arg.tap, dv, dimage, taps, n);
 }
 
 // PackMax that also keeps each lane's argmax (forward_taps).
@@ -226,9 +231,7 @@ template <bool kAssign, typename P, int64_t kTaps, typename T>
 inline void PackRouteCoded(const uint8_t* codes, T* dimage, const int64_t* taps, int64_t n, const T* d, T* sum) {
   using V = typename P::V;
   using Index = typename P::Index;
-  const int64_t count = kTaps ? kTaps : n;
   const Index code = LoadCodes<P>(codes);
-  const Index tap = code & (kTapNotPositive - 1);
   V dv = Load<P>(d);
   if constexpr (std::is_arithmetic_v<V>) {
     if (code & kTapNotPositive) dv = V{0};
@@ -236,11 +239,7 @@ inline void PackRouteCoded(const uint8_t* codes, T* dimage, const int64_t* taps,
     dv = reinterpret_cast<V>(reinterpret_cast<Index>(dv) & ((code & kTapNotPositive) == 0));
   }
   Store<P>(sum, Load<P>(sum) + dv);
-  for (int64_t t = 0; t < count; ++t) {
-    T* dst = dimage + taps[t];
-    const V routed = tap == static_cast<typename P::Lane>(t) ? dv : V{} * 0;
-    Store<P>(dst, kAssign ? routed : Load<P>(dst) + routed);
-  }
+  StoreAtTap<kAssign, P, kTaps>(code & (kTapNotPositive - 1), dv, dimage, taps, n);
 }
 
 // out (one pack of the pooled shape) = grad read at each lane's argmax.

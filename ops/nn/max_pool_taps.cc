@@ -8,7 +8,6 @@
 // convolution's whole output, read back from memory long after the forward
 // pass wrote it, while the bytes are a sixteenth of it for 2x2 windows.
 // Same values, bit for bit, as max_pool and max_pool_relu_grad.
-#include <vector>
 
 #include "ops/core/op_registry.h"
 #include "ops/nn/max_pool_loops.h"
@@ -84,18 +83,10 @@ class MaxPoolReluGradFromTapsKernel final : public nn::WindowOpKernel {
       nn::FloatOut<C> dx(out);
       nn::FloatOut<C> sums(channel_sums);
       nn::FloatView<C> grad(dy);
-      // Each image's sums, added in image order: the result does not
-      // depend on how the images were split over threads.
-      std::vector<C> image_sums(static_cast<size_t>(g.n * g.c));
       const auto backward = PoolLoops<C>().backward_relu_taps;
-      ctx.ParallelFor(g.n, nn::PoolWork(g, g.oh * g.ow), [&](int64_t s, int64_t e) {
-        backward(g, codes, grad.get(), dx.get(), image_sums.data(), s, e);
+      nn::RouteImagesSummingChannels(ctx, g, sums.get(), [&](int64_t s, int64_t e, C* rows) {
+        backward(g, codes, grad.get(), dx.get(), rows, s, e);
       });
-      C* total = sums.get();
-      std::fill(total, total + g.c, C(0));
-      for (int64_t b = 0; b < g.n; ++b) {
-        for (int64_t k = 0; k < g.c; ++k) total[k] += image_sums[static_cast<size_t>(b * g.c + k)];
-      }
       sums.Finish();
       dx.Finish();
     });

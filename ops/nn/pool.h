@@ -4,7 +4,9 @@
 // the same operands and word their errors alike.
 #pragma once
 
+#include <algorithm>
 #include <string_view>
+#include <vector>
 
 #include "ops/core/shape.h"
 #include "ops/core/status.h"
@@ -30,6 +32,22 @@ enum class MaxPoolMode {
 // an input 1 of the wrong shape.
 Result<PoolRun> PlanMaxPool(std::string_view op, MaxPoolMode mode, const WindowAttrs& attrs, const TensorShape& input,
                             const TensorShape* second);
+
+// max_pool_relu_grad's pass over images, shared by its two kernels (from
+// the image, ops/nn/max_pool.cc; from kept taps, ops/nn/max_pool_taps.cc):
+// route(s, e, rows) routes images [s, e) on one of the CPU's threads and
+// writes each one's channel sums to its row of g.c in `rows`; the rows
+// are then added into `sums` in image order, so the result does not
+// depend on how the images were split over threads.
+template <typename T, typename Route>
+void RouteImagesSummingChannels(const OpKernelContext& ctx, const Geometry& g, T* sums, Route&& route) {
+  std::vector<T> rows(static_cast<size_t>(g.n * g.c));
+  ctx.ParallelFor(g.n, PoolWork(g, g.oh * g.ow), [&](int64_t s, int64_t e) { route(s, e, rows.data()); });
+  std::fill(sums, sums + g.c, T(0));
+  for (int64_t b = 0; b < g.n; ++b) {
+    for (int64_t k = 0; k < g.c; ++k) sums[k] += rows[static_cast<size_t>(b * g.c + k)];
+  }
+}
 
 // avg_pool (out_backprop null) and avg_pool_grad, whose out is input;
 // errors as PlanMaxPool's.
