@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include <unsupported/Eigen/CXX11/Tensor>
@@ -12,6 +13,9 @@
 #include "ops/core/kernel.h"
 #include "ops/math/cwise_functors.h"
 #include "ops/math/gemm_avx512.h"
+#if defined(TFG_HAVE_AVX512_GEMM)
+#include "ops/math/sgemm.h"
+#endif
 
 namespace tfg {
 namespace {
@@ -93,8 +97,25 @@ constexpr int64_t kDepthPerPiece = 512;
 // Columns of c per unit of parallel work when columns are split.
 constexpr int64_t kColumnsPerPiece = 256;
 
-template <typename T>
-void Avx512Block(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld) {
+// f32 on AVX-512 runs tfg's own tiles (sgemm.h), which share their work
+// out over the threads themselves. Builds without AVX-512 never get here
+// (avx512::Available() is false) but still compile this.
+void Avx512Sgemm(const GemmShape& g, const float* a, const float* b, float beta, float* c, Strides ld,
+                 const OpKernelContext* ctx, int64_t threads) {
+#if defined(TFG_HAVE_AVX512_GEMM)
+  TiledSgemm(g, a, b, beta, c, ld, ctx, threads);
+#else
+  (void)ctx, (void)threads;
+  Blas(g, a, b, beta, c, ld);
+#endif
+}
+
+// One product on the calling thread: f32 by tfg's own tiles, f64 by
+// Eigen's kernels.
+void Avx512Block(const GemmShape& g, const float* a, const float* b, float beta, float* c, Strides ld) {
+  Avx512Sgemm(g, a, b, beta, c, ld, nullptr, 1);
+}
+void Avx512Block(const GemmShape& g, const double* a, const double* b, double beta, double* c, Strides ld) {
   avx512::Gemm(g.transpose_a, g.transpose_b, g.m, g.n, g.k, a, ld.lda, b, ld.ldb, beta, c, ld.ldc);
 }
 
@@ -154,8 +175,9 @@ void Avx512Columns(const GemmShape& g, const T* a, const T* b, T beta, T* c, Str
   });
 }
 
-// Eigen's kernels run on the calling thread, so a large product is cut into
-// bands of c's rows (or ranges of k) spread over the intra-op pool.
+// A product whose k dwarfs c is split along k (above). Otherwise f32 shares
+// itself out (sgemm.h); Eigen's f64 kernels run on the calling thread, so a
+// large f64 product is cut into bands of c's rows here.
 template <typename T>
 void Avx512(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld, const OpKernelContext* ctx) {
   if (ctx == nullptr || IsSmallGemm(g)) {
@@ -164,6 +186,10 @@ void Avx512(const GemmShape& g, const T* a, const T* b, T beta, T* c, Strides ld
   }
   if (SplitsDepth(g)) {
     Avx512SplitDepth(g, a, b, beta, c, ld, *ctx);
+    return;
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    Avx512Sgemm(g, a, b, beta, c, ld, ctx, PoolThreads(*ctx));
     return;
   }
   // One band per thread: every band packs all of op(b) again (4 MB for a

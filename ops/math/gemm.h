@@ -1,10 +1,10 @@
 // Row-major matrix products for the matmul kernel:
 //   c[m, n] = op(a) @ op(b),  op(a) = a or aᵀ (stored [k, m] when transposed),
 //                             op(b) = b or bᵀ (stored [n, k] when transposed).
-// f32/f64 go to Eigen's AVX-512 kernels on CPUs that have AVX-512
-// (gemm_avx512.h), else to OpenBLAS, except for tiny products, where a
-// plain loop beats the library's per-call overhead; integers always use the
-// plain loop.
+// On CPUs that have AVX-512, f32 goes to tfg's own kernels (sgemm.h) and
+// f64 to Eigen's AVX-512 ones (gemm_avx512.h); elsewhere both go to
+// OpenBLAS, except for tiny products, where a plain loop beats the
+// library's per-call overhead; integers always use the plain loop.
 // Safe to call from several threads at once.
 #pragma once
 

@@ -73,11 +73,6 @@ void Product(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int6
 
 }  // namespace
 
-void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
-          int64_t ldb, float beta, float* c, int64_t ldc) {
-  Product(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
-}
-
 void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b,
           int64_t ldb, double beta, double* c, int64_t ldc) {
   Product(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);

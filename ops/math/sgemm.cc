@@ -1,0 +1,153 @@
+#include "ops/math/sgemm.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "ops/core/kernel.h"
+#include "ops/math/sgemm_tiles_avx512.h"
+
+namespace tfg {
+namespace {
+
+using avx512::kTileCols;
+using avx512::kTileRows;
+
+// A panel of packed op(a) (depth x kTileRows floats) must stay in L1
+// (32 KB here) while the panels of op(b) stream past it: 768 x 8 floats
+// is 24 KB.
+constexpr int64_t kMaxDepthBlock = 768;
+// Columns of op(b) packed at once, per depth block: the block the tiles
+// of one panel of a read from L2.
+constexpr int64_t kColumnBlock = 480;
+static_assert(kColumnBlock % kTileCols == 0, "column blocks are whole panels");
+// Packed op(a) kept at once, in floats (32 MB): larger products take c's
+// rows in chunks, each of which packs op(b) again.
+constexpr int64_t kPackedRowsBudget = int64_t{8} << 20;
+
+// The depth in blocks of equal size, none over kMaxDepthBlock.
+struct DepthBlocks {
+  int64_t size;
+  explicit DepthBlocks(int64_t k) {
+    const int64_t count = (k + kMaxDepthBlock - 1) / kMaxDepthBlock;
+    size = (k + count - 1) / count;
+  }
+};
+
+// An uninitialized float buffer aligned for AVX-512 loads.
+class AlignedFloats {
+ public:
+  explicit AlignedFloats(int64_t n) : storage_(new float[static_cast<size_t>(n) + 16]) {
+    const auto address = reinterpret_cast<uintptr_t>(storage_.get());
+    data_ = storage_.get() + ((64 - address % 64) % 64) / sizeof(float);
+  }
+  float* data() const { return data_; }
+
+ private:
+  std::unique_ptr<float[]> storage_;
+  float* data_;
+};
+
+class TiledProduct {
+ public:
+  TiledProduct(const GemmShape& g, const float* a, const float* b, float beta, float* c, Strides ld,
+          const OpKernelContext* ctx, int64_t threads)
+      : g_(g), a_(a), b_(b), beta_(beta), c_(c), ld_(ld), ctx_(ctx), threads_(std::max<int64_t>(threads, 1)),
+        depth_(g.k) {}
+
+  void Run() {
+    int64_t chunk = std::max(kTileRows, kPackedRowsBudget / g_.k / kTileRows * kTileRows);
+    for (int64_t r0 = 0; r0 < g_.m; r0 += chunk) RunRows(r0, std::min(chunk, g_.m - r0));
+  }
+
+ private:
+  // Where op(a)[row, p] and op(b)[p, col] are stored.
+  const float* AAt(int64_t row, int64_t p) const {
+    return g_.transpose_a ? a_ + p * ld_.lda + row : a_ + row * ld_.lda + p;
+  }
+  const float* BAt(int64_t p, int64_t col) const {
+    return g_.transpose_b ? b_ + col * ld_.ldb + p : b_ + p * ld_.ldb + col;
+  }
+
+  void Parallel(int64_t total, int64_t cost_per_unit, const std::function<void(int64_t, int64_t)>& fn) const {
+    if (ctx_ != nullptr && threads_ > 1) {
+      ctx_->ParallelFor(total, cost_per_unit, fn);
+    } else {
+      fn(0, total);
+    }
+  }
+
+  // Rows [r0, r0 + rows) of c.
+  void RunRows(int64_t r0, int64_t rows) {
+    const int64_t panels = avx512::RowPanels(rows);
+    AlignedFloats storage(panels * kTileRows * g_.k);
+    const PackedRows packed{storage.data(), panels};
+    Parallel(panels, kTileRows * g_.k, [&](int64_t s, int64_t e) {
+      const int64_t count = std::min(rows, e * kTileRows) - s * kTileRows;
+      for (int64_t p0 = 0; p0 < g_.k; p0 += depth_.size) {
+        const int64_t kc = std::min(depth_.size, g_.k - p0);
+        avx512::PackRowPanels(g_.transpose_a, AAt(r0 + s * kTileRows, p0), ld_.lda, count, kc, packed.At(p0, kc, s));
+      }
+    });
+    // Bands of columns share the packed rows; a c too narrow to give every
+    // thread two column panels is cut along its row panels instead.
+    const int64_t col_pieces = std::clamp<int64_t>(avx512::ColPanels(g_.n) / 2, 1, threads_);
+    const int64_t row_pieces = std::clamp<int64_t>(panels / 4, 1, threads_ / col_pieces);
+    const int64_t band_cols = avx512::ColPanels(g_.n) / col_pieces * kTileCols;
+    const int64_t band_panels = (panels + row_pieces - 1) / row_pieces;
+    const int64_t pieces = col_pieces * row_pieces;
+    Parallel(pieces, 2 * rows * g_.n * g_.k / pieces + 1, [&](int64_t s, int64_t e) {
+      for (int64_t piece = s; piece < e; ++piece) {
+        const int64_t cp = piece % col_pieces, rp = piece / col_pieces;
+        const int64_t c0 = cp * band_cols, c1 = cp + 1 == col_pieces ? g_.n : c0 + band_cols;
+        const int64_t q0 = rp * band_panels, q1 = std::min(panels, q0 + band_panels);
+        if (q0 < q1) RunBand(packed, q0, r0, std::min(rows, q1 * kTileRows) - q0 * kTileRows, c0, c1);
+      }
+    });
+  }
+
+  // Packed op(a) for a chunk of rows: per depth block [p0, p0 + kc), all
+  // its row panels, one after another.
+  struct PackedRows {
+    float* data;
+    int64_t panels;
+    float* At(int64_t p0, int64_t kc, int64_t panel) const { return data + (p0 * panels + panel * kc) * kTileRows; }
+  };
+
+  // The `count` rows of c from packed row panel q0 on (c's row r0 is the
+  // chunk's first), times columns [c0, c1).
+  void RunBand(const PackedRows& packed, int64_t q0, int64_t r0, int64_t count, int64_t c0, int64_t c1) const {
+    AlignedFloats packed_b(depth_.size * kColumnBlock);
+    float* c = c_ + (r0 + q0 * kTileRows) * ld_.ldc;
+    for (int64_t p0 = 0; p0 < g_.k; p0 += depth_.size) {
+      const int64_t kc = std::min(depth_.size, g_.k - p0);
+      const float beta = p0 == 0 ? beta_ : 1.0f;
+      for (int64_t j = c0; j < c1; j += kColumnBlock) {
+        const int64_t cols = std::min(kColumnBlock, c1 - j);
+        avx512::PackColPanels(g_.transpose_b, BAt(p0, j), ld_.ldb, kc, cols, packed_b.data());
+        avx512::MultiplyPanels(packed.At(p0, kc, q0), count, packed_b.data(), cols, kc, beta, c + j, ld_.ldc);
+      }
+    }
+  }
+
+  const GemmShape g_;
+  const float* a_;
+  const float* b_;
+  const float beta_;
+  float* c_;
+  const Strides ld_;
+  const OpKernelContext* ctx_;
+  const int64_t threads_;
+  const DepthBlocks depth_;
+};
+
+}  // namespace
+
+void TiledSgemm(const GemmShape& g, const float* a, const float* b, float beta, float* c, Strides ld,
+                const OpKernelContext* ctx, int64_t threads) {
+  if (g.m == 0 || g.n == 0 || g.k == 0) return;
+  TiledProduct(g, a, b, beta, c, ld, ctx, threads).Run();
+}
+
+}  // namespace tfg
