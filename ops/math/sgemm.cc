@@ -23,8 +23,11 @@ constexpr int64_t kMaxDepthBlock = 768;
 constexpr int64_t kColumnBlock = 480;
 static_assert(kColumnBlock % kTileCols == 0, "column blocks are whole panels");
 // Packed op(a) kept at once, in floats (32 MB): larger products take c's
-// rows in chunks, each of which packs op(b) again.
-constexpr int64_t kPackedRowsBudget = int64_t{8} << 20;
+// rows in chunks, each of which packs op(b) again. Depth blocks per pass:
+// a longer depth (k > 49152 here) is taken in passes, so that a chunk
+// still holds at least 170 rows.
+constexpr int64_t kPackedBudget = int64_t{8} << 20;
+constexpr int64_t kPassBlocks = 64;
 
 // The depth in blocks of equal size, none over kMaxDepthBlock.
 struct DepthBlocks {
@@ -52,13 +55,20 @@ class AlignedFloats {
 class TiledProduct {
  public:
   TiledProduct(const GemmShape& g, const float* a, const float* b, float beta, float* c, Strides ld,
-          const OpKernelContext* ctx, int64_t threads)
+               const OpKernelContext* ctx, int64_t threads)
       : g_(g), a_(a), b_(b), beta_(beta), c_(c), ld_(ld), ctx_(ctx), threads_(std::max<int64_t>(threads, 1)),
         depth_(g.k) {}
 
+  // Packed op(a) is bounded by kPackedBudget: the depth goes in passes of
+  // at most kPassBlocks blocks, each adding to c, and c's rows in chunks.
   void Run() {
-    int64_t chunk = std::max(kTileRows, kPackedRowsBudget / g_.k / kTileRows * kTileRows);
-    for (int64_t r0 = 0; r0 < g_.m; r0 += chunk) RunRows(r0, std::min(chunk, g_.m - r0));
+    const int64_t pass = std::min(g_.k, kPassBlocks * depth_.size);
+    const int64_t chunk = std::max(kTileRows, kPackedBudget / pass / kTileRows * kTileRows);
+    for (int64_t r0 = 0; r0 < g_.m; r0 += chunk) {
+      for (int64_t d0 = 0; d0 < g_.k; d0 += pass) {
+        RunRows(Rows{r0, std::min(chunk, g_.m - r0)}, Depth{d0, std::min(pass, g_.k - d0)}, d0 == 0 ? beta_ : 1.0f);
+      }
+    }
   }
 
  private:
@@ -78,17 +88,36 @@ class TiledProduct {
     }
   }
 
-  // Rows [r0, r0 + rows) of c.
-  void RunRows(int64_t r0, int64_t rows) {
-    const int64_t panels = avx512::RowPanels(rows);
-    AlignedFloats storage(panels * kTileRows * g_.k);
-    const PackedRows packed{storage.data(), panels};
-    Parallel(panels, kTileRows * g_.k, [&](int64_t s, int64_t e) {
-      const int64_t count = std::min(rows, e * kTileRows) - s * kTileRows;
-      for (int64_t p0 = 0; p0 < g_.k; p0 += depth_.size) {
-        const int64_t kc = std::min(depth_.size, g_.k - p0);
-        avx512::PackRowPanels(g_.transpose_a, AAt(r0 + s * kTileRows, p0), ld_.lda, count, kc, packed.At(p0, kc, s));
-      }
+  struct Rows {
+    int64_t begin, count;
+  };
+  struct Depth {
+    int64_t begin, count;
+  };
+
+  // Packed op(a) for a chunk of rows and a pass of the depth: per depth
+  // block [p0, p0 + kc) of the pass, all the chunk's row panels, one after
+  // another.
+  struct PackedRows {
+    float* data;
+    int64_t panels;
+    int64_t first_depth;
+    float* At(int64_t p0, int64_t kc, int64_t panel) const {
+      return data + ((p0 - first_depth) * panels + panel * kc) * kTileRows;
+    }
+  };
+
+  // c[rows] = op(a)[rows, depth] @ op(b)[depth, :] + beta * c[rows].
+  void RunRows(Rows rows, Depth depth, float beta) {
+    const int64_t panels = avx512::RowPanels(rows.count);
+    AlignedFloats storage(panels * kTileRows * depth.count);
+    const PackedRows packed{storage.data(), panels, depth.begin};
+    Parallel(panels, kTileRows * depth.count, [&](int64_t s, int64_t e) {
+      const int64_t count = std::min(rows.count, e * kTileRows) - s * kTileRows;
+      ForEachDepthBlock(depth, [&](int64_t p0, int64_t kc) {
+        avx512::PackRowPanels(g_.transpose_a, AAt(rows.begin + s * kTileRows, p0), ld_.lda, count, kc,
+                              packed.At(p0, kc, s));
+      });
     });
     // Bands of columns share the packed rows; a c too narrow to give every
     // thread two column panels is cut along its row panels instead.
@@ -97,38 +126,39 @@ class TiledProduct {
     const int64_t band_cols = avx512::ColPanels(g_.n) / col_pieces * kTileCols;
     const int64_t band_panels = (panels + row_pieces - 1) / row_pieces;
     const int64_t pieces = col_pieces * row_pieces;
-    Parallel(pieces, 2 * rows * g_.n * g_.k / pieces + 1, [&](int64_t s, int64_t e) {
+    Parallel(pieces, 2 * rows.count * g_.n * depth.count / pieces + 1, [&](int64_t s, int64_t e) {
       for (int64_t piece = s; piece < e; ++piece) {
         const int64_t cp = piece % col_pieces, rp = piece / col_pieces;
         const int64_t c0 = cp * band_cols, c1 = cp + 1 == col_pieces ? g_.n : c0 + band_cols;
         const int64_t q0 = rp * band_panels, q1 = std::min(panels, q0 + band_panels);
-        if (q0 < q1) RunBand(packed, q0, r0, std::min(rows, q1 * kTileRows) - q0 * kTileRows, c0, c1);
+        if (q0 >= q1) continue;
+        const Rows band{rows.begin + q0 * kTileRows, std::min(rows.count, q1 * kTileRows) - q0 * kTileRows};
+        RunBand(packed, q0, band, depth, beta, c0, c1);
       }
     });
   }
 
-  // Packed op(a) for a chunk of rows: per depth block [p0, p0 + kc), all
-  // its row panels, one after another.
-  struct PackedRows {
-    float* data;
-    int64_t panels;
-    float* At(int64_t p0, int64_t kc, int64_t panel) const { return data + (p0 * panels + panel * kc) * kTileRows; }
-  };
-
-  // The `count` rows of c from packed row panel q0 on (c's row r0 is the
-  // chunk's first), times columns [c0, c1).
-  void RunBand(const PackedRows& packed, int64_t q0, int64_t r0, int64_t count, int64_t c0, int64_t c1) const {
+  // c[rows, c0:c1] over one pass of the depth; the rows' packed panels
+  // start at panel q0 of `packed`.
+  void RunBand(const PackedRows& packed, int64_t q0, Rows rows, Depth depth, float beta, int64_t c0,
+               int64_t c1) const {
     AlignedFloats packed_b(depth_.size * kColumnBlock);
-    float* c = c_ + (r0 + q0 * kTileRows) * ld_.ldc;
-    for (int64_t p0 = 0; p0 < g_.k; p0 += depth_.size) {
-      const int64_t kc = std::min(depth_.size, g_.k - p0);
-      const float beta = p0 == 0 ? beta_ : 1.0f;
+    float* c = c_ + rows.begin * ld_.ldc;
+    ForEachDepthBlock(depth, [&](int64_t p0, int64_t kc) {
+      const float block_beta = p0 == depth.begin ? beta : 1.0f;
       for (int64_t j = c0; j < c1; j += kColumnBlock) {
         const int64_t cols = std::min(kColumnBlock, c1 - j);
         avx512::PackColPanels(g_.transpose_b, BAt(p0, j), ld_.ldb, kc, cols, packed_b.data());
-        avx512::MultiplyPanels(packed.At(p0, kc, q0), count, packed_b.data(), cols, kc, beta, c + j, ld_.ldc);
+        avx512::MultiplyPanels(packed.At(p0, kc, q0), rows.count, packed_b.data(), cols, kc, block_beta, c + j,
+                               ld_.ldc);
       }
-    }
+    });
+  }
+
+  template <typename Fn>
+  void ForEachDepthBlock(Depth depth, const Fn& fn) const {
+    const int64_t end = depth.begin + depth.count;
+    for (int64_t p0 = depth.begin; p0 < end; p0 += depth_.size) fn(p0, std::min(depth_.size, end - p0));
   }
 
   const GemmShape g_;

@@ -13,8 +13,8 @@ static_assert(kTileRows == 8 && kTileCols == 32, "the packing transposes 8 x 8 b
 
 int64_t Min(int64_t x, int64_t y) { return x < y ? x : y; }
 
-// Rows (or columns) of eight vectors of eight floats, transposed in place:
-// afterwards r[j] holds element j of every input row.
+// Eight vectors of eight floats, transposed in place: afterwards r[j]
+// holds element j of each input vector, in their order.
 inline void Transpose8x8(__m256 r[8]) {
   const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
   const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
