@@ -137,7 +137,8 @@ int main(int argc, char** argv) {
   std::vector<double> peaks = {0.0};
   for (int threads : {1, 2}) peaks.push_back(tfg::bench::MeasureFmaPeak(threads).gflops);
   tfg::PrintGemmContext(peaks);
-  for (int64_t n : {int64_t{1024}, int64_t{2048}}) {
+  // 1000: a size that is no multiple of the kernels' tiles.
+  for (int64_t n : {int64_t{1000}, int64_t{1024}, int64_t{2048}}) {
     if (quick && n > 1024) continue;
     for (int threads : {1, 2}) tfg::BenchMatMul(n, threads, peaks[static_cast<size_t>(threads)]);
   }
