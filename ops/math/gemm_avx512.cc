@@ -30,8 +30,9 @@ using ColMajor = E::Matrix<T, E::Dynamic, E::Dynamic, E::ColMajor>;
 // short row pieces out of a long matrix and dominates. Computing c
 // column-major instead packs a as the left-hand side, in whole register
 // panels, and transposing the result is cheap when it is small next to a
-// (k >= 4m; measured ~30% faster for 288 x 64 x 12544) and wide enough for
-// those panels (m >= 48, one float panel).
+// (k >= 4m; measured ~30% faster for 288 x 64 x 12544, in f32 when f32
+// still ran here) and wide enough for those panels (m >= 48, one f32
+// panel, two f64 ones).
 bool PrefersColumnMajorResult(bool ta, bool tb, int64_t m, int64_t k) { return ta && !tb && m >= 48 && k >= 4 * m; }
 
 template <typename T, typename Lhs, typename Rhs>

@@ -38,8 +38,18 @@ inline void Transpose8x8(__m256 r[8]) {
   r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
 
-// out[p * out_stride + i] = src[i * ld + p] for eight rows i of src and
-// p in [0, depth): eight rows stored along the depth, written depth-major.
+// out[p * out_stride + i] = src[i * ld + p] for `rows` rows i of src and p
+// in [0, depth), zero for rows up to `width`: rows stored along the depth,
+// written depth-major.
+void PackRowsAcross(const float* src, int64_t ld, int64_t rows, int64_t depth, float* out, int64_t out_stride,
+                    int64_t width) {
+  for (int64_t p = 0; p < depth; ++p) {
+    for (int64_t i = 0; i < width; ++i) out[p * out_stride + i] = i < rows ? src[i * ld + p] : 0.0f;
+  }
+}
+
+// The same for exactly eight rows, eight steps of the depth at a time
+// through a register transpose.
 void PackEightRowsAcross(const float* src, int64_t ld, int64_t depth, float* out, int64_t out_stride) {
   int64_t p = 0;
   for (; p + 8 <= depth; p += 8) {
@@ -48,17 +58,7 @@ void PackEightRowsAcross(const float* src, int64_t ld, int64_t depth, float* out
     Transpose8x8(r);
     for (int q = 0; q < 8; ++q) _mm256_storeu_ps(out + (p + q) * out_stride, r[q]);
   }
-  for (; p < depth; ++p) {
-    for (int i = 0; i < 8; ++i) out[p * out_stride + i] = src[i * ld + p];
-  }
-}
-
-// The same for fewer than eight rows; the missing ones pack as zeros.
-void PackRowsAcross(const float* src, int64_t ld, int64_t rows, int64_t depth, float* out, int64_t out_stride,
-                    int64_t width) {
-  for (int64_t p = 0; p < depth; ++p) {
-    for (int64_t i = 0; i < width; ++i) out[p * out_stride + i] = i < rows ? src[i * ld + p] : 0.0f;
-  }
+  PackRowsAcross(src + p, ld, 8, depth - p, out + p * out_stride, out_stride, 8);
 }
 
 // The mask of a vector's first n lanes (none for n <= 0, all for n >= 16).
@@ -106,7 +106,8 @@ inline void Step(const float* pa, const float* pb, __m512 acc[kTileRows][2]) {
 }
 
 // One tile over the whole depth block. kWhole: all kTileRows x kTileCols
-// values lie inside c; otherwise `rows` rows and the columns in the masks.
+// values lie inside c; otherwise `rows` (<= kTileRows) rows and the
+// columns in the masks.
 template <bool kWhole, int kVectors>
 void Tile(const float* pa, const float* pb, int64_t depth, float beta, float* c, int64_t ldc, int64_t rows,
           const __mmask16 mask[2]) {
@@ -114,7 +115,7 @@ void Tile(const float* pa, const float* pb, int64_t depth, float beta, float* c,
   for (int i = 0; i < kTileRows; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
   int64_t p = 0;
   for (; p < depth - kFetchCBefore; ++p, pa += kTileRows, pb += kTileCols) Step<kVectors>(pa, pb, acc);
-  for (int64_t i = 0; i < Min(rows, kTileRows); ++i) {
+  for (int64_t i = 0; i < rows; ++i) {
     for (int v = 0; v < kVectors; ++v) _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + 16 * v), _MM_HINT_ET0);
   }
   for (; p < depth; ++p, pa += kTileRows, pb += kTileCols) Step<kVectors>(pa, pb, acc);

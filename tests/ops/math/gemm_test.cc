@@ -1,7 +1,8 @@
 // tfg::Gemm on the shapes that take its different routes (row bands over
 // threads, column bands when c has few rows, a split of k with partial
-// sums, Eigen's column-major result for a transposed a with a long k),
-// against a plain triple loop in double.
+// sums, Eigen's column-major result for a transposed a with a long k; the
+// bands and the column-major result are f64's, f32 shares itself out in
+// sgemm.cc), against a plain triple loop in double.
 #include "ops/math/gemm.h"
 
 #include <gtest/gtest.h>
